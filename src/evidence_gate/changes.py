@@ -1,0 +1,149 @@
+"""The diff model every check shares: which files a change touched, what kind each is, and the
+exact lines it added and removed.
+
+File names and statuses come from `git diff --raw -z` (exact bytes); hunks come from the patch,
+parsed by unidiff. Git writes both in the same order, one patch section per raw entry, so the two
+are paired by position and checked to agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchSet
+
+from evidence_gate.errors import GitError
+from evidence_gate.git import WORKTREE, Git, RawEntry
+from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk, StackMatch
+from evidence_gate.stacks.table import Adapter, AdapterTable
+
+_STATUS = {
+    "A": FileStatus.ADDED,
+    "D": FileStatus.DELETED,
+    "M": FileStatus.MODIFIED,
+    "R": FileStatus.RENAMED,
+    "C": FileStatus.COPIED,
+    "T": FileStatus.TYPE_CHANGE,
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PathClassifier:
+    """Classifies a repository path with the patterns of the adapters that cover it.
+
+    An adapter matched at `root` covers the paths below `root`, and its patterns are matched
+    relative to that root; a path no match covers is classified with the `unknown` adapter's
+    generic patterns. CI, docs and the shared gate-config patterns apply repository-wide.
+    """
+
+    table: AdapterTable
+    matches: Sequence[StackMatch]
+
+    def kind(self, path: str) -> FileKind:
+        scoped = self._scoped(path)
+        if any(adapter.paths.snapshot.match_file(rel) for adapter, rel in scoped):
+            return FileKind.SNAPSHOT
+        if any(adapter.paths.test.match_file(rel) for adapter, rel in scoped):
+            return FileKind.TEST
+        if self.table.ci.match_file(path):
+            return FileKind.CI
+        if self.table.gate_config.match_file(path) or any(
+            adapter.paths.gate_config.match_file(rel) for adapter, rel in scoped
+        ):
+            return FileKind.GATE_CONFIG
+        if self.table.docs.match_file(path):
+            return FileKind.DOCS
+        return FileKind.PRODUCTION
+
+    def _scoped(self, path: str) -> list[tuple[Adapter, str]]:
+        scoped = [
+            (self.table.get(match.adapter_id), _relative(path, match.root))
+            for match in self.matches
+            if match.root == "." or path.startswith(match.root + "/")
+        ]
+        return scoped or [(self.table.unknown, path)]
+
+
+def collect_changes(git: Git, base: str, head: str, classifier: PathClassifier) -> Change:
+    """The change from the merge base of `base` and `head` to `head` (or to the working tree)."""
+    base_sha = git.resolve_commit(base, "base")
+    if head == WORKTREE:
+        head_sha = git.resolve_commit("HEAD", "head")
+        merge_base = git.merge_base(base_sha, head_sha)
+        new = git.worktree_tree()
+    else:
+        head_sha = git.resolve_commit(head, "head")
+        merge_base = git.merge_base(base_sha, head_sha)
+        new = head_sha
+    raw = git.diff_raw(merge_base, new)
+    patch = git.diff_patch(merge_base, new)
+    files = _pair(raw, patch, classifier)
+    return Change(
+        base=base_sha, head=WORKTREE if head == WORKTREE else head_sha, merge_base=merge_base, files=files
+    )
+
+
+def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tuple[ChangedFile, ...]:
+    try:
+        patched = PatchSet.from_string(patch.decode("utf-8", "surrogateescape"))
+    except UnidiffParseError as error:
+        raise GitError(f"cannot parse git's patch output ({error})") from error
+    if len(patched) != len(raw):
+        raise GitError(
+            f"git listed {len(raw)} changed files but its patch has {len(patched)}; refusing to guess"
+        )
+    files = []
+    for entry, patched_file in zip(raw, patched, strict=True):
+        status = _STATUS.get(entry.status, FileStatus.MODIFIED)
+        if (
+            status is FileStatus.MODIFIED
+            and entry.old_mode != entry.new_mode
+            and entry.old_blob == entry.new_blob
+        ):
+            status = FileStatus.MODE_CHANGE
+        files.append(
+            ChangedFile(
+                path=entry.path,
+                old_path=entry.old_path,
+                status=status,
+                kind=classifier.kind(entry.path),
+                binary=patched_file.is_binary_file,
+                old_mode=None if entry.old_mode == "000000" else entry.old_mode,
+                new_mode=None if entry.new_mode == "000000" else entry.new_mode,
+                similarity=entry.score if status in (FileStatus.RENAMED, FileStatus.COPIED) else None,
+                hunks=tuple(
+                    Hunk(
+                        old_start=hunk.source_start,
+                        old_lines=hunk.source_length,
+                        new_start=hunk.target_start,
+                        new_lines=hunk.target_length,
+                        section=_text(hunk.section_header),
+                        added=tuple(
+                            ChangedLine(number=line.target_line_no, text=_text(line.value))
+                            for line in hunk
+                            if line.is_added and line.target_line_no is not None
+                        ),
+                        removed=tuple(
+                            ChangedLine(number=line.source_line_no, text=_text(line.value))
+                            for line in hunk
+                            if line.is_removed and line.source_line_no is not None
+                        ),
+                    )
+                    for hunk in patched_file
+                ),
+            )
+        )
+    return tuple(files)
+
+
+def _text(value: str) -> str:
+    """Line content as valid Unicode: bytes that are not UTF-8 become U+FFFD."""
+    text = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return text[:-1] if text.endswith("\n") else text
+
+
+def _relative(path: str, root: str) -> str:
+    return path if root == "." else str(PurePosixPath(path).relative_to(root))

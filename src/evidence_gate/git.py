@@ -1,0 +1,177 @@
+"""Every git call the tool makes.
+
+Paths come from `-z` output and are decoded with `surrogateescape`, so any byte sequence git can
+store (spaces, quotes, newlines, leading dashes, invalid UTF-8) survives the round trip. Git's
+configuration can change diff output (prefixes, colour, external diff drivers), so every diff call
+pins the options the parser relies on.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from evidence_gate.errors import GitError, UsageError
+
+WORKTREE = "worktree"
+
+_DIFF_OPTIONS = (
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-relative",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    "--find-renames",
+    "--find-copies",
+)
+_CONFIG = ("-c", "core.quotePath=false", "-c", "diff.suppressBlankEmpty=false", "-c", "core.safecrlf=false")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawEntry:
+    """One line of `git diff --raw -z`."""
+
+    old_mode: str
+    new_mode: str
+    old_blob: str
+    new_blob: str
+    status: str
+    score: int | None
+    path: str
+    old_path: str | None
+
+
+class Git:
+    """A repository, run through the `git` executable with a fixed, predictable configuration."""
+
+    def __init__(self, path: Path) -> None:
+        if shutil.which("git") is None:
+            raise UsageError("git is not installed or not on PATH")
+        if not path.is_dir():
+            raise UsageError(f"{path}: no such directory")
+        self.path = path
+        result = self._run(["rev-parse", "--show-toplevel"], check=False)
+        if result.returncode != 0:
+            raise GitError(f"{path}: not a git repository ({_first_line(result.stderr)})")
+        self.top = Path(os.fsdecode(result.stdout.rstrip(b"\n")))
+
+    def _run(
+        self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
+        full_env = {**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+        full_env.pop("GIT_DIR", None)
+        full_env.pop("GIT_WORK_TREE", None)
+        full_env.pop("GIT_INDEX_FILE", None)
+        full_env.update(env or {})
+        try:
+            result = subprocess.run(
+                ["git", *_CONFIG, *args], cwd=self.path, capture_output=True, env=full_env, check=False
+            )
+        except OSError as error:
+            raise GitError(f"cannot run git ({error})") from error
+        if check and result.returncode != 0:
+            raise GitError(f"git {args[0]} failed: {_first_line(result.stderr)}")
+        return result
+
+    def resolve_commit(self, rev: str, role: str) -> str:
+        """The full SHA of `rev`; an unknown revision is a GitError with the fix for CI checkouts."""
+        if rev.startswith("-"):
+            raise UsageError(f"--{role} {rev!r}: a revision cannot start with '-'")
+        result = self._run(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], check=False
+        )
+        if result.returncode != 0:
+            raise GitError(
+                f"cannot resolve {role} {rev!r}: it is not in this clone"
+                + (" (a shallow clone)" if self.is_shallow() else "")
+                + f". Fetch it: `git fetch --no-tags --depth=1 origin {_branch_hint(rev)}`, or check out with"
+                " `fetch-depth: 0` in actions/checkout"
+            )
+        return result.stdout.decode().strip()
+
+    def is_shallow(self) -> bool:
+        result = self._run(["rev-parse", "--is-shallow-repository"], check=False)
+        return result.stdout.strip() == b"true"
+
+    def merge_base(self, base: str, head: str) -> str:
+        result = self._run(["merge-base", base, head], check=False)
+        if result.returncode != 0:
+            if self.is_shallow():
+                raise GitError(
+                    "base and head share no history in this shallow clone. Deepen it: "
+                    "`git fetch --deepen=200 origin`, or check out with `fetch-depth: 0` in actions/checkout"
+                )
+            raise GitError(f"base {base[:12]} and head {head[:12]} have no common ancestor")
+        return result.stdout.decode().strip()
+
+    def worktree_tree(self) -> str:
+        """A tree object of the working tree as it is now, untracked (not ignored) files included.
+
+        Built in a private copy of the index, so the user's index and staging are never touched.
+        """
+        real_index = self._run(["rev-parse", "--git-path", "index"]).stdout.rstrip(b"\n")
+        real_index_path = Path(os.fsdecode(real_index))
+        if not real_index_path.is_absolute():
+            real_index_path = self.path / real_index_path
+        with tempfile.TemporaryDirectory(prefix="evidence-gate-index-") as scratch:
+            private = Path(scratch) / "index"
+            if real_index_path.exists():
+                shutil.copyfile(real_index_path, private)
+            env = {"GIT_INDEX_FILE": str(private)}
+            self._run(["-C", os.fsdecode(self.top), "add", "--all", "--", "."], env=env)
+            return self._run(["write-tree"], env=env).stdout.decode().strip()
+
+    def diff_raw(self, old: str, new: str) -> list[RawEntry]:
+        output = self._run(["diff", "--raw", "-z", *_DIFF_OPTIONS, old, new, "--"]).stdout
+        return parse_raw(output)
+
+    def diff_patch(self, old: str, new: str) -> bytes:
+        return self._run(["diff", "--patch", *_DIFF_OPTIONS, old, new, "--"]).stdout
+
+
+def parse_raw(output: bytes) -> list[RawEntry]:
+    """Parse `git diff --raw -z`: `:modes blobs status NUL path NUL [path NUL]` per entry."""
+    fields = output.split(b"\0")
+    entries: list[RawEntry] = []
+    index = 0
+    while index < len(fields) and fields[index]:
+        meta = fields[index].decode("ascii").lstrip(":").split(" ")
+        old_mode, new_mode, old_blob, new_blob, status = meta[:5]
+        letter = status[0]
+        score = int(status[1:]) if len(status) > 1 else None
+        if letter in "RC":
+            old_path, path = os.fsdecode(fields[index + 1]), os.fsdecode(fields[index + 2])
+            index += 3
+        else:
+            old_path, path = None, os.fsdecode(fields[index + 1])
+            index += 2
+        entries.append(
+            RawEntry(
+                old_mode=old_mode,
+                new_mode=new_mode,
+                old_blob=old_blob,
+                new_blob=new_blob,
+                status=letter,
+                score=score,
+                path=path,
+                old_path=old_path,
+            )
+        )
+    return entries
+
+
+def _first_line(stderr: bytes) -> str:
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    return lines[0] if lines else "no message"
+
+
+def _branch_hint(rev: str) -> str:
+    for prefix in ("refs/remotes/origin/", "refs/heads/", "origin/"):
+        if rev.startswith(prefix):
+            return rev[len(prefix) :]
+    return rev

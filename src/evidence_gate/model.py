@@ -1,0 +1,112 @@
+"""The plain values that flow between readers, gates and renderers.
+
+Readers turn outside data (git, the repository tree, runner output) into these; everything after
+them works on values only, so it can be tested with literals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class FileStatus(StrEnum):
+    """What git says happened to a path between base and head."""
+
+    ADDED = "added"
+    MODIFIED = "modified"
+    DELETED = "deleted"
+    RENAMED = "renamed"
+    COPIED = "copied"
+    MODE_CHANGE = "mode-change"
+    TYPE_CHANGE = "type-change"
+
+
+class FileKind(StrEnum):
+    """What a path is for, by the adapter table's path patterns (first match in this order)."""
+
+    SNAPSHOT = "snapshot"
+    TEST = "test"
+    CI = "ci"
+    GATE_CONFIG = "gate-config"
+    DOCS = "docs"
+    PRODUCTION = "production"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangedLine:
+    """One added (`+`) or removed (`-`) line; `number` is in the new file for added lines and in
+    the old file for removed ones."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hunk:
+    """A diff hunk. The header's spans include context lines; `added` and `removed` do not."""
+
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    section: str
+    added: tuple[ChangedLine, ...]
+    removed: tuple[ChangedLine, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangedFile:
+    path: str
+    old_path: str | None
+    status: FileStatus
+    kind: FileKind
+    binary: bool
+    old_mode: str | None
+    new_mode: str | None
+    similarity: int | None
+    hunks: tuple[Hunk, ...] = ()
+
+    @property
+    def added_lines(self) -> tuple[ChangedLine, ...]:
+        return tuple(line for hunk in self.hunks for line in hunk.added)
+
+    @property
+    def removed_lines(self) -> tuple[ChangedLine, ...]:
+        return tuple(line for hunk in self.hunks for line in hunk.removed)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Change:
+    """Everything a pull request changed: `merge_base..head`, as reviewers see it on GitHub."""
+
+    base: str
+    head: str
+    merge_base: str
+    files: tuple[ChangedFile, ...]
+
+    def of_kind(self, kind: FileKind) -> tuple[ChangedFile, ...]:
+        return tuple(f for f in self.files if f.kind is kind)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StackMatch:
+    """One adapter that matched at one directory (`root`, relative to the scanned tree)."""
+
+    adapter_id: str
+    stack_class: str
+    language: str
+    root: str
+    depth: int
+    order: int
+    evidence: tuple[str, ...]
+    commands: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Detection:
+    """Which toolchains a tree uses. `primary` is `unknown` when nothing matched."""
+
+    primary: StackMatch
+    matches: tuple[StackMatch, ...]
+    warnings: tuple[str, ...]

@@ -1,0 +1,1 @@
+"""Stacks: the adapter table (data), detection, and command rendering."""

@@ -1,0 +1,280 @@
+"""The stack adapter table: loaded from adapters.yaml, validated, and compiled once.
+
+Everything that can be wrong with the table is found here, at load: a schema violation, a regex
+that does not compile, a reference pattern without its `ref` group, a template with an unknown
+slot. Each error names the adapter and the field, so a bad edit fails fast and says where.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pathspec
+import yaml
+
+from evidence_gate.errors import ConfigError, UsageError
+from evidence_gate.stacks.commands import CommandTemplate, ScriptCommand, parse_template
+from evidence_gate.stacks.rules import AllRule, AnyRule, FileRule, JsonKeys, NotRule, Rule
+
+Command = CommandTemplate | ScriptCommand
+COMMAND_NAMES = ("build", "test", "test_file", "lint", "typecheck")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Markers:
+    build_success: tuple[re.Pattern[str], ...]
+    build_failure: tuple[re.Pattern[str], ...]
+    test_success: tuple[re.Pattern[str], ...]
+    test_failure: tuple[re.Pattern[str], ...]
+    skipped: tuple[re.Pattern[str], ...]
+    load_error: tuple[re.Pattern[str], ...]
+    exit_marker: re.Pattern[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PathPatterns:
+    test: pathspec.GitIgnoreSpec
+    snapshot: pathspec.GitIgnoreSpec
+    gate_config: pathspec.GitIgnoreSpec
+
+
+@dataclass(frozen=True, kw_only=True)
+class TruthSources:
+    globs: pathspec.GitIgnoreSpec
+    references: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    when: Rule
+    commands: Mapping[str, Command]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Adapter:
+    id: str
+    title: str
+    stack_class: str
+    language: str
+    order: int
+    supersedes: tuple[str, ...]
+    detect: tuple[Rule, ...]
+    commands: Mapping[str, Command]
+    variants: tuple[Variant, ...]
+    markers: Markers
+    parsers: tuple[str, ...]
+    paths: PathPatterns
+    truth_sources: TruthSources | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class AdapterTable:
+    adapters: Mapping[str, Adapter]
+    prune_dirs: frozenset[str]
+    max_depth: int
+    ci: pathspec.GitIgnoreSpec
+    gate_config: pathspec.GitIgnoreSpec
+    docs: pathspec.GitIgnoreSpec
+
+    def get(self, adapter_id: str) -> Adapter:
+        """The adapter by id; a misspelt id is a usage error, never a silent fallback."""
+        try:
+            return self.adapters[adapter_id]
+        except KeyError:
+            known = ", ".join(sorted(self.adapters))
+            raise UsageError(f"unknown stack {adapter_id!r} (known: {known})") from None
+
+    @property
+    def unknown(self) -> Adapter:
+        return self.adapters["unknown"]
+
+
+def _resource(name: str) -> str:
+    return resources.files("evidence_gate.stacks").joinpath(name).read_text(encoding="utf-8")
+
+
+@cache
+def default_table() -> AdapterTable:
+    """The table shipped with the package."""
+    return load_table_text(_resource("adapters.yaml"), "adapters.yaml")
+
+
+def load_table(path: Path) -> AdapterTable:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the adapter table ({error})") from error
+    return load_table_text(text, str(path))
+
+
+def load_table_text(text: str, source: str) -> AdapterTable:
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{source}: not valid YAML ({' '.join(str(error).split())})") from error
+    schema = json.loads(_resource("adapters.schema.json"))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(document), key=lambda error: list(error.absolute_path))
+    if errors:
+        first = errors[0]
+        raise ConfigError(f"{source}: {_where(document, list(first.absolute_path))}: {first.message}")
+    return _compile(document, source)
+
+
+def _where(document: Any, path: list[str | int]) -> str:
+    """`adapter 'go': markers.test.success[1]` rather than a bare JSON path."""
+    if len(path) >= 2 and path[0] == "adapters" and isinstance(path[1], int):
+        adapters = document.get("adapters", []) if isinstance(document, dict) else []
+        entry = adapters[path[1]] if path[1] < len(adapters) else {}
+        name = entry.get("id") if isinstance(entry, dict) else None
+        label = f"adapter {name!r}" if isinstance(name, str) else f"adapters[{path[1]}]"
+        return f"{label}: {_dotted(path[2:]) or '(the adapter)'}"
+    return _dotted(path) or "(top level)"
+
+
+def _dotted(path: list[str | int]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return text
+
+
+class _Compiler:
+    """Compiles one adapter's fields, prefixing every error with the adapter and the field."""
+
+    def __init__(self, source: str, label: str) -> None:
+        self.prefix = f"{source}: {label}"
+
+    def regex(self, pattern: str, field: str, group: str | None = None) -> re.Pattern[str]:
+        try:
+            compiled = re.compile(pattern, re.MULTILINE)
+        except re.error as error:
+            raise ConfigError(f"{self.prefix}: {field}: bad regex {pattern!r} ({error})") from error
+        if group and group not in compiled.groupindex:
+            raise ConfigError(f"{self.prefix}: {field}: {pattern!r} lacks the named group (?P<{group}>...)")
+        return compiled
+
+    def regexes(self, patterns: list[str], field: str) -> tuple[re.Pattern[str], ...]:
+        return tuple(self.regex(pattern, f"{field}[{index}]") for index, pattern in enumerate(patterns))
+
+    def globs(self, patterns: list[str], field: str) -> pathspec.GitIgnoreSpec:
+        try:
+            return pathspec.GitIgnoreSpec.from_lines(patterns)
+        except (ValueError, TypeError) as error:
+            raise ConfigError(f"{self.prefix}: {field}: bad path pattern ({error})") from error
+
+    def rule(self, raw: dict[str, Any], field: str) -> Rule:
+        if "all" in raw:
+            return AllRule(rules=tuple(self.rule(r, f"{field}.all[{i}]") for i, r in enumerate(raw["all"])))
+        if "any" in raw:
+            return AnyRule(rules=tuple(self.rule(r, f"{field}.any[{i}]") for i, r in enumerate(raw["any"])))
+        if "not" in raw:
+            return NotRule(rule=self.rule(raw["not"], f"{field}.not"))
+        contains = raw.get("contains")
+        keys = raw.get("json_keys")
+        return FileRule(
+            pattern=raw["file"],
+            contains=self.regex(contains, f"{field}.contains") if contains else None,
+            json_keys=(
+                JsonKeys(paths=tuple(keys["in"]), match=self.regex(keys["match"], f"{field}.json_keys.match"))
+                if keys
+                else None
+            ),
+        )
+
+    def commands(self, raw: dict[str, Any], field: str) -> dict[str, Command]:
+        compiled: dict[str, Command] = {}
+        for name, value in raw.items():
+            where = f"{self.prefix}: {field}.{name}"
+            if isinstance(value, str):
+                compiled[name] = parse_template(value, where)
+            else:
+                args = value.get("args")
+                compiled[name] = ScriptCommand(
+                    script=value["script"], args=parse_template(args, f"{where}.args") if args else None
+                )
+        return compiled
+
+
+def _compile(document: dict[str, Any], source: str) -> AdapterTable:
+    common = document["common"]
+    top = _Compiler(source, "common")
+    top.regex(common["exit_marker"], "exit_marker", group="code")
+    adapters: dict[str, Adapter] = {}
+    for raw in document["adapters"]:
+        if raw["id"] in adapters:
+            raise ConfigError(f"{source}: adapter {raw['id']!r}: id: defined twice")
+        adapters[raw["id"]] = _compile_adapter(raw, common, source)
+    if "unknown" not in adapters:
+        raise ConfigError(f"{source}: adapters: the 'unknown' adapter is required")
+    for adapter in adapters.values():
+        for other in adapter.supersedes:
+            if other not in adapters:
+                raise ConfigError(f"{source}: adapter {adapter.id!r}: supersedes: no adapter {other!r}")
+    return AdapterTable(
+        adapters=adapters,
+        prune_dirs=frozenset(common["prune_dirs"]),
+        max_depth=common["max_depth"],
+        ci=top.globs(common["paths"]["ci"], "paths.ci"),
+        gate_config=top.globs(common["paths"]["gate_config"], "paths.gate_config"),
+        docs=top.globs(common["paths"]["docs"], "paths.docs"),
+    )
+
+
+def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -> Adapter:
+    c = _Compiler(source, f"adapter {raw['id']!r}")
+    markers = raw["markers"]
+    truth = raw.get("truth_sources")
+    return Adapter(
+        id=raw["id"],
+        title=raw["title"],
+        stack_class=raw["class"],
+        language=raw["language"],
+        order=raw["order"],
+        supersedes=tuple(raw.get("supersedes", ())),
+        detect=tuple(c.rule(rule, f"detect[{index}]") for index, rule in enumerate(raw["detect"])),
+        commands=c.commands(raw["commands"], "commands"),
+        variants=tuple(
+            Variant(
+                when=c.rule(variant["when"], f"variants[{index}].when"),
+                commands=c.commands(variant["commands"], f"variants[{index}].commands"),
+            )
+            for index, variant in enumerate(raw.get("variants", ()))
+        ),
+        markers=Markers(
+            build_success=c.regexes(markers["build"]["success"], "markers.build.success"),
+            build_failure=c.regexes(markers["build"]["failure"], "markers.build.failure"),
+            test_success=c.regexes(markers["test"]["success"], "markers.test.success"),
+            test_failure=c.regexes(markers["test"]["failure"], "markers.test.failure"),
+            skipped=c.regexes(markers["skipped"], "markers.skipped"),
+            load_error=c.regexes(markers["load_error"], "markers.load_error"),
+            exit_marker=c.regex(
+                markers.get("exit_marker", common["exit_marker"]), "markers.exit_marker", "code"
+            ),
+        ),
+        parsers=tuple(raw["parsers"]),
+        paths=PathPatterns(
+            test=c.globs(raw["paths"]["test"], "paths.test"),
+            snapshot=c.globs(raw["paths"]["snapshot"], "paths.snapshot"),
+            gate_config=c.globs(raw["paths"]["gate_config"], "paths.gate_config"),
+        ),
+        truth_sources=(
+            TruthSources(
+                globs=c.globs(truth["globs"], "truth_sources.globs"),
+                references=tuple(
+                    c.regex(pattern, f"truth_sources.references[{index}]", group="ref")
+                    for index, pattern in enumerate(truth["references"])
+                ),
+            )
+            if truth
+            else None
+        ),
+    )

@@ -1,0 +1,97 @@
+"""Shared helpers: real directory trees and real git repositories in temp dirs, and the CLI run
+in-process with its exit code and both output streams."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.cli import main
+
+
+def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    """Create `files` (relative path -> content; a path ending in "/" is an empty directory)."""
+    for rel, content in files.items():
+        path = root / rel
+        if rel.endswith("/"):
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def git(repo: Path, *args: str | bytes, input_bytes: bytes | None = None) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test Author",
+        "GIT_AUTHOR_EMAIL": "author@example.com",
+        "GIT_COMMITTER_NAME": "Test Author",
+        "GIT_COMMITTER_EMAIL": "author@example.com",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HOME": str(repo),
+    }
+    result = subprocess.run(
+        ["git", *args], cwd=repo, env=env, input=input_bytes, capture_output=True, check=True
+    )
+    return result.stdout.decode("utf-8", "replace").strip()
+
+
+@dataclass
+class Repo:
+    """A real git repository in a temp dir."""
+
+    path: Path
+
+    def write(self, files: Mapping[str, str | bytes]) -> None:
+        write_tree(self.path, files)
+
+    def commit(self, message: str, files: Mapping[str, str | bytes] | None = None) -> str:
+        if files:
+            self.write(files)
+        git(self.path, "add", "--all")
+        git(self.path, "commit", "--quiet", "--allow-empty", "-m", message)
+        return git(self.path, "rev-parse", "HEAD")
+
+    def git(self, *args: str) -> str:
+        return git(self.path, *args)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "--quiet", "--initial-branch=main")
+    return Repo(path)
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
+    """Run `evidence-gate ARGS` in-process."""
+
+    def run(*args: str | os.PathLike[str]) -> CliResult:
+        out = io.StringIO()
+        try:
+            code = main([os.fspath(arg) for arg in args], out=out)
+        except SystemExit as exit_:  # argparse's own usage errors
+            code = int(exit_.code or 0)
+        captured = capsys.readouterr()
+        return CliResult(code=code, out=out.getvalue() + captured.out, err=captured.err)
+
+    return run
