@@ -300,9 +300,7 @@ LAYOUTS: dict[str, tuple[dict[str, str], str, str, list[tuple[str, str]]]] = {
             "main.go": "package main\n",
             "web/package.json": VITE_REACT,
             "web/index.html": "<!doctype html>\n",
-            "web/node_modules/express/package.json": package_json(
-                main="index.js", dependencies={"express": "1"}
-            ),
+            "web/node_modules/express/package.json": package_json(main="index.js", dependencies={"express": "1"}),
             "web/node_modules/left-pad/package.json": package_json(main="index.js"),
         },
         "go",
@@ -459,9 +457,7 @@ def test_a_manifest_deeper_than_three_levels_is_not_searched(tmp_path: Path) -> 
 
 
 def test_commands_resolve_through_the_package_manager_of_the_lockfile(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path, {"package.json": VITE_REACT, "index.html": "", "pnpm-lock.yaml": "lockfileVersion: '9.0'\n"}
-    )
+    write_tree(tmp_path, {"package.json": VITE_REACT, "index.html": "", "pnpm-lock.yaml": "lockfileVersion: '9.0'\n"})
     commands = detect(tmp_path, default_table()).primary.commands
     assert commands["test"] == "pnpm run test"
     assert commands["test_file"] == "npx --no-install vitest run {file}"
@@ -539,9 +535,7 @@ def test_detect_json_has_the_documented_shape(tmp_path: Path, cli: Callable[...,
     assert document["matches"][1]["commands"]["test"] == "npm run test"
 
 
-def test_detect_of_an_empty_tree_is_unknown_not_an_error(
-    tmp_path: Path, cli: Callable[..., CliResult]
-) -> None:
+def test_detect_of_an_empty_tree_is_unknown_not_an_error(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
     result = cli("detect", tmp_path, "--json")
     assert result.code == 0
     assert json.loads(result.out)["primary"] == "unknown"

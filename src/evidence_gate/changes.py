@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from unidiff.errors import UnidiffParseError
+from unidiff.patch import Hunk as UnidiffHunk
 from unidiff.patch import PatchSet
 
 from evidence_gate.errors import GitError
@@ -81,28 +82,25 @@ def collect_changes(git: Git, base: str, head: str, classifier: PathClassifier) 
     raw = git.diff_raw(merge_base, new)
     patch = git.diff_patch(merge_base, new)
     files = _pair(raw, patch, classifier)
-    return Change(
-        base=base_sha, head=WORKTREE if head == WORKTREE else head_sha, merge_base=merge_base, files=files
-    )
+    return Change(base=base_sha, head=WORKTREE if head == WORKTREE else head_sha, merge_base=merge_base, files=files)
 
 
 def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tuple[ChangedFile, ...]:
     try:
-        patched = PatchSet.from_string(patch.decode("utf-8", "surrogateescape"))
+        patched = list(PatchSet.from_string(patch.decode("utf-8", "surrogateescape")))
     except UnidiffParseError as error:
         raise GitError(f"cannot parse git's patch output ({error})") from error
-    if len(patched) != len(raw):
-        raise GitError(
-            f"git listed {len(raw)} changed files but its patch has {len(patched)}; refusing to guess"
-        )
+    # A type change (file <-> symlink) is one raw entry but two patch sections: a deletion, then an
+    # addition. Every other entry is one section.
+    expected = sum(2 if entry.status == "T" else 1 for entry in raw)
+    if len(patched) != expected:
+        raise GitError(f"git listed {len(raw)} changed files but its patch has {len(patched)}; refusing to guess")
+    sections = iter(patched)
     files = []
-    for entry, patched_file in zip(raw, patched, strict=True):
+    for entry in raw:
+        parts = [next(sections)] + ([next(sections)] if entry.status == "T" else [])
         status = _STATUS.get(entry.status, FileStatus.MODIFIED)
-        if (
-            status is FileStatus.MODIFIED
-            and entry.old_mode != entry.new_mode
-            and entry.old_blob == entry.new_blob
-        ):
+        if status is FileStatus.MODIFIED and entry.old_mode != entry.new_mode and entry.old_blob == entry.new_blob:
             status = FileStatus.MODE_CHANGE
         files.append(
             ChangedFile(
@@ -110,33 +108,34 @@ def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tupl
                 old_path=entry.old_path,
                 status=status,
                 kind=classifier.kind(entry.path),
-                binary=patched_file.is_binary_file,
+                binary=any(part.is_binary_file for part in parts),
                 old_mode=None if entry.old_mode == "000000" else entry.old_mode,
                 new_mode=None if entry.new_mode == "000000" else entry.new_mode,
                 similarity=entry.score if status in (FileStatus.RENAMED, FileStatus.COPIED) else None,
-                hunks=tuple(
-                    Hunk(
-                        old_start=hunk.source_start,
-                        old_lines=hunk.source_length,
-                        new_start=hunk.target_start,
-                        new_lines=hunk.target_length,
-                        section=_text(hunk.section_header),
-                        added=tuple(
-                            ChangedLine(number=line.target_line_no, text=_text(line.value))
-                            for line in hunk
-                            if line.is_added and line.target_line_no is not None
-                        ),
-                        removed=tuple(
-                            ChangedLine(number=line.source_line_no, text=_text(line.value))
-                            for line in hunk
-                            if line.is_removed and line.source_line_no is not None
-                        ),
-                    )
-                    for hunk in patched_file
-                ),
+                hunks=tuple(_hunk(hunk) for part in parts for hunk in part),
             )
         )
     return tuple(files)
+
+
+def _hunk(hunk: UnidiffHunk) -> Hunk:
+    return Hunk(
+        old_start=hunk.source_start,
+        old_lines=hunk.source_length,
+        new_start=hunk.target_start,
+        new_lines=hunk.target_length,
+        section=_text(hunk.section_header),
+        added=tuple(
+            ChangedLine(number=line.target_line_no, text=_text(line.value))
+            for line in hunk
+            if line.is_added and line.target_line_no is not None
+        ),
+        removed=tuple(
+            ChangedLine(number=line.source_line_no, text=_text(line.value))
+            for line in hunk
+            if line.is_removed and line.source_line_no is not None
+        ),
+    )
 
 
 def _text(value: str) -> str:

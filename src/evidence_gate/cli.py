@@ -67,9 +67,7 @@ def run_detect(args: argparse.Namespace, out: TextIO) -> int:
         _print_json(detection_document(detection), out)
     else:
         primary = detection.primary
-        out.write(
-            f"primary: {primary.adapter_id} ({primary.stack_class}, {primary.language}) at {primary.root}\n"
-        )
+        out.write(f"primary: {primary.adapter_id} ({primary.stack_class}, {primary.language}) at {primary.root}\n")
         for match in detection.matches:
             out.write(f"  {match.adapter_id:<13} {match.root:<24} {', '.join(match.evidence)}\n")
         for name, command in primary.commands.items():
@@ -96,9 +94,7 @@ def run_changes(args: argparse.Namespace, out: TextIO) -> int:
     git = Git(Path(args.repo))
     table = _table(args)
     detection = detect(git.top, table)
-    change = collect_changes(
-        git, args.base, args.head, PathClassifier(table=table, matches=detection.matches)
-    )
+    change = collect_changes(git, args.base, args.head, PathClassifier(table=table, matches=detection.matches))
     if args.json:
         _print_json(change_document(change), out)
         return EXIT_OK
@@ -108,9 +104,7 @@ def run_changes(args: argparse.Namespace, out: TextIO) -> int:
         removed = sum(len(hunk.removed) for hunk in changed.hunks)
         origin = f" (from {printable(changed.old_path)})" if changed.old_path else ""
         counts = "binary" if changed.binary else f"+{added} -{removed}"
-        out.write(
-            f"  {changed.status:<11} {changed.kind:<11} {counts:<11} {printable(changed.path)}{origin}\n"
-        )
+        out.write(f"  {changed.status:<11} {changed.kind:<11} {counts:<11} {printable(changed.path)}{origin}\n")
     return EXIT_OK
 
 

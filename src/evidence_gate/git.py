@@ -82,9 +82,7 @@ class Git:
         """The full SHA of `rev`; an unknown revision is a GitError with the fix for CI checkouts."""
         if rev.startswith("-"):
             raise UsageError(f"--{role} {rev!r}: a revision cannot start with '-'")
-        result = self._run(
-            ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], check=False
-        )
+        result = self._run(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], check=False)
         if result.returncode != 0:
             raise GitError(
                 f"cannot resolve {role} {rev!r}: it is not in this clone"

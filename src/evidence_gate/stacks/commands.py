@@ -110,9 +110,7 @@ def check_slot_value(name: str, value: str) -> str:
         raise UnsafeSlotValue(f"{{{name}}}: {value!r} starts with '-' and would be read as an option")
     bad = _REFUSED.search(value)
     if bad:
-        raise UnsafeSlotValue(
-            f"{{{name}}}: {value!r} contains {bad.group()!r}, which is not allowed in a command slot"
-        )
+        raise UnsafeSlotValue(f"{{{name}}}: {value!r} contains {bad.group()!r}, which is not allowed in a command slot")
     return value
 
 

@@ -48,19 +48,14 @@ def detect(path: Path, table: AdapterTable) -> Detection:
         (adapter, view, evidence)
         for adapter, view, evidence in found
         if not any(
-            adapter.id in other.supersedes and _within(view.rel, other_view.rel)
-            for other, other_view, _ in found
+            adapter.id in other.supersedes and _within(view.rel, other_view.rel) for other, other_view, _ in found
         )
     ]
     folded: dict[tuple[str, str], list[str]] = {}
     roots: dict[tuple[str, str], tuple[Adapter, DirectoryView]] = {}
     for adapter, view, evidence in kept:
         outer = next(
-            (
-                key
-                for key in roots
-                if key[0] == adapter.id and key[1] != view.rel and _within(view.rel, key[1])
-            ),
+            (key for key in roots if key[0] == adapter.id and key[1] != view.rel and _within(view.rel, key[1])),
             None,
         )
         key = outer or (adapter.id, view.rel)
@@ -83,9 +78,7 @@ def detect(path: Path, table: AdapterTable) -> Detection:
         order=table.unknown.order,
         evidence=(),
     )
-    return Detection(
-        primary=matches[0] if matches else unknown, matches=tuple(matches), warnings=tuple(warnings.lines)
-    )
+    return Detection(primary=matches[0] if matches else unknown, matches=tuple(matches), warnings=tuple(warnings.lines))
 
 
 def command_for(
@@ -129,9 +122,7 @@ def _match(
         depth=view.depth,
         order=adapter.order,
         evidence=tuple(dict.fromkeys(evidence)),
-        commands={
-            name: _describe(command, manager) for name, command in _resolve(adapter, view, ancestors).items()
-        },
+        commands={name: _describe(command, manager) for name, command in _resolve(adapter, view, ancestors).items()},
     )
 
 

@@ -256,9 +256,7 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
             test_failure=c.regexes(markers["test"]["failure"], "markers.test.failure"),
             skipped=c.regexes(markers["skipped"], "markers.skipped"),
             load_error=c.regexes(markers["load_error"], "markers.load_error"),
-            exit_marker=c.regex(
-                markers.get("exit_marker", common["exit_marker"]), "markers.exit_marker", "code"
-            ),
+            exit_marker=c.regex(markers.get("exit_marker", common["exit_marker"]), "markers.exit_marker", "code"),
         ),
         parsers=tuple(raw["parsers"]),
         paths=PathPatterns(

@@ -73,9 +73,7 @@ class DirectoryView:
                 try:
                     document = json.loads(text)
                 except json.JSONDecodeError as error:
-                    self._warnings.add(
-                        f"{self.relpath(name)}: not valid JSON ({error}); rules on it did not match"
-                    )
+                    self._warnings.add(f"{self.relpath(name)}: not valid JSON ({error}); rules on it did not match")
             self._json[name] = document
         return self._json[name]
 

@@ -1,0 +1,281 @@
+"""The diff model, from real git repositories."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.errors import GitError, UsageError
+from evidence_gate.git import Git
+from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
+from evidence_gate.stacks.detect import detect
+from evidence_gate.stacks.table import default_table
+
+from .conftest import CliResult, Repo, git
+
+
+def changes(repo: Repo, base: str, head: str = "HEAD") -> Change:
+    table = default_table()
+    classifier = PathClassifier(table=table, matches=detect(repo.path, table).matches)
+    return collect_changes(Git(repo.path), base, head, classifier)
+
+
+def by_path(change: Change) -> dict[str, ChangedFile]:
+    return {changed.path: changed for changed in change.files}
+
+
+def test_statuses_of_every_kind_of_change(repo: Repo) -> None:
+    long_text = "".join(f"line {n}\n" for n in range(40))
+    base = repo.commit(
+        "base",
+        {
+            "kept.txt": "one\ntwo\n",
+            "gone.txt": "bye\n",
+            "moved.txt": long_text.replace("line", "row"),
+            "source.txt": long_text,
+            "script.sh": "echo hi\n",
+            "link-target.txt": "target\n",
+            "image.bin": b"\x89PNG\x00\x01\x02",
+        },
+    )
+    repo.write({"kept.txt": "one\n2\n", "image.bin": b"\x89PNG\x00\x09\x09", "new.txt": "fresh\n"})
+    (repo.path / "gone.txt").unlink()
+    repo.git("mv", "moved.txt", "renamed.txt")
+    repo.write({"source.txt": long_text + "more\n", "copy.txt": long_text})
+    (repo.path / "script.sh").chmod(0o755)
+    (repo.path / "link-target.txt").unlink()
+    (repo.path / "link-target.txt").symlink_to("kept.txt")
+    repo.commit("head")
+
+    files = by_path(changes(repo, base))
+    assert {path: changed.status for path, changed in files.items()} == {
+        "copy.txt": FileStatus.COPIED,
+        "gone.txt": FileStatus.DELETED,
+        "image.bin": FileStatus.MODIFIED,
+        "kept.txt": FileStatus.MODIFIED,
+        "link-target.txt": FileStatus.TYPE_CHANGE,
+        "new.txt": FileStatus.ADDED,
+        "renamed.txt": FileStatus.RENAMED,
+        "script.sh": FileStatus.MODE_CHANGE,
+        "source.txt": FileStatus.MODIFIED,
+    }
+    assert files["renamed.txt"].old_path == "moved.txt"
+    assert files["renamed.txt"].similarity == 100
+    assert files["copy.txt"].old_path == "source.txt"
+    assert (files["script.sh"].old_mode, files["script.sh"].new_mode) == ("100644", "100755")
+    assert files["image.bin"].binary
+    assert files["image.bin"].hunks == ()
+    assert not files["kept.txt"].binary
+    assert files["new.txt"].old_mode is None
+    link = files["link-target.txt"]
+    assert [line.text for line in link.removed_lines] == ["target"]
+    assert [line.text for line in link.added_lines] == ["kept.txt"]
+
+
+def test_hunks_hold_the_real_added_and_removed_lines_with_their_numbers(repo: Repo) -> None:
+    old = [f"line {n}" for n in range(1, 21)]
+    base = repo.commit("base", {"app.py": "\n".join(old) + "\n"})
+    new = old.copy()
+    new[4] = "line five"  # line 5 changed
+    new.insert(12, "inserted")  # new line 13
+    del new[18]  # old line 18 removed
+    repo.commit("head", {"app.py": "\n".join(new) + "\n"})
+
+    (changed,) = changes(repo, base).files
+    assert [(line.number, line.text) for line in changed.added_lines] == [(5, "line five"), (13, "inserted")]
+    assert [(line.number, line.text) for line in changed.removed_lines] == [(5, "line 5"), (18, "line 18")]
+    first = changed.hunks[0]
+    # The header's span counts context lines; the added/removed lists never do.
+    assert (first.old_start, first.old_lines, first.new_start, first.new_lines) == (2, 7, 2, 7)
+    assert len(first.added) == len(first.removed) == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "with space.py",
+        'quote"d.py',
+        "it's.py",
+        "ünïcødé/файл.py",
+        "-leading-dash.py",
+        "new\nline.py",
+        "tab\there.py",
+        "back\\slash.py",
+    ],
+)
+def test_paths_survive_whatever_they_contain(repo: Repo, name: str) -> None:
+    base = repo.commit("base", {"README.md": "x\n"})
+    repo.commit("head", {name: "print('hi')\n"})
+    (changed,) = changes(repo, base).files
+    assert changed.path == name
+    assert changed.added_lines[0].text == "print('hi')"
+
+
+def test_a_path_that_is_not_utf8_survives(repo: Repo) -> None:
+    base = repo.commit("base", {"README.md": "x\n"})
+    raw_name = b"caf\xe9.txt"
+    (repo.path / os.fsdecode(raw_name)).write_bytes(b"latin-1 name\n")
+    repo.commit("head")
+    (changed,) = changes(repo, base).files
+    assert os.fsencode(changed.path) == raw_name
+    assert (repo.path / changed.path).read_bytes() == b"latin-1 name\n"
+
+
+def test_content_that_is_not_utf8_does_not_crash(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit("base", {"notes.txt": "plain\n"})
+    repo.commit("head", {"notes.txt": b"plain\n\xff\xfe caf\xe9\n"})
+    (changed,) = changes(repo, base).files
+    assert changed.added_lines[0].text == "\ufffd\ufffd caf\ufffd"
+    result = cli("changes", "--repo", repo.path, "--base", base, "--json")
+    assert result.code == 0
+    assert json.loads(result.out)["files"][0]["hunks"][0]["added"][0]["text"] == "\ufffd\ufffd caf\ufffd"
+
+
+def test_the_change_starts_at_the_merge_base_as_on_github(repo: Repo) -> None:
+    repo.commit("root", {"a.txt": "a\n"})
+    repo.git("checkout", "--quiet", "-b", "feature")
+    repo.commit("feature work", {"feature.txt": "f\n"})
+    repo.git("checkout", "--quiet", "main")
+    repo.commit("main moved on", {"main-only.txt": "m\n"})
+    repo.git("checkout", "--quiet", "feature")
+    change = changes(repo, "main")
+    assert [changed.path for changed in change.files] == ["feature.txt"]
+    assert change.merge_base == repo.git("rev-parse", "main~1")
+
+
+def test_worktree_includes_uncommitted_and_untracked_files_without_touching_the_index(repo: Repo) -> None:
+    base = repo.commit("base", {"app.py": "a = 1\n", ".gitignore": "*.log\n"})
+    repo.write({"app.py": "a = 2\n", "staged.py": "s = 1\n"})
+    repo.git("add", "staged.py")
+    repo.write({"untracked.py": "u = 1\n", "debug.log": "ignored\n"})
+    index = repo.path / ".git" / "index"
+    before = hashlib.sha256(index.read_bytes()).hexdigest()
+    status_before = repo.git("status", "--porcelain")
+
+    change = changes(repo, base, "worktree")
+
+    assert change.head == "worktree"
+    assert sorted(changed.path for changed in change.files) == ["app.py", "staged.py", "untracked.py"]
+    assert hashlib.sha256(index.read_bytes()).hexdigest() == before
+    assert repo.git("status", "--porcelain") == status_before
+
+
+def test_kinds_follow_the_adapters_that_cover_each_path(repo: Repo) -> None:
+    base = repo.commit("base", {"go.mod": "module shop\n", "web/package.json": '{"dependencies": {"react": "18"}}'})
+    repo.commit(
+        "head",
+        {
+            "cart.go": "package shop\n",
+            "cart_test.go": "package shop\n",
+            "testdata/cart.golden": "total 3\n",
+            "web/src/Cart.tsx": "export {}\n",
+            "web/src/Cart.test.tsx": "test('x', () => {})\n",
+            "web/src/__snapshots__/Cart.test.tsx.snap": "exports[`x`] = 1\n",
+            "web/vitest.config.ts": "export default {}\n",
+            ".github/workflows/ci.yml": "on: push\n",
+            ".golangci.yml": "linters: {}\n",
+            "codecov.yml": "coverage: {}\n",
+            "docs/guide.md": "# Guide\n",
+            "README.md": "# Shop\n",
+        },
+    )
+    kinds = {changed.path: changed.kind for changed in changes(repo, base).files}
+    assert kinds == {
+        "cart.go": FileKind.PRODUCTION,
+        "cart_test.go": FileKind.TEST,
+        "testdata/cart.golden": FileKind.SNAPSHOT,
+        "web/src/Cart.tsx": FileKind.PRODUCTION,
+        "web/src/Cart.test.tsx": FileKind.TEST,
+        "web/src/__snapshots__/Cart.test.tsx.snap": FileKind.SNAPSHOT,
+        "web/vitest.config.ts": FileKind.GATE_CONFIG,
+        ".github/workflows/ci.yml": FileKind.CI,
+        ".golangci.yml": FileKind.GATE_CONFIG,
+        "codecov.yml": FileKind.GATE_CONFIG,
+        "docs/guide.md": FileKind.DOCS,
+        "README.md": FileKind.DOCS,
+    }
+
+
+def test_an_unknown_stack_uses_generic_test_patterns(repo: Repo) -> None:
+    base = repo.commit("base", {"main.c": "int main(void){return 0;}\n"})
+    repo.commit("head", {"tests/check_main.c": "\n", "src/util.c": "\n"})
+    kinds = {changed.path: changed.kind for changed in changes(repo, base).files}
+    assert kinds == {"tests/check_main.c": FileKind.TEST, "src/util.c": FileKind.PRODUCTION}
+
+
+def test_a_missing_base_names_the_fix(repo: Repo) -> None:
+    repo.commit("base", {"a.txt": "a\n"})
+    with pytest.raises(
+        GitError, match=r"cannot resolve base 'origin/main': .*`git fetch --no-tags --depth=1 origin main`"
+    ):
+        changes(repo, "origin/main")
+
+
+def test_a_shallow_clone_says_it_is_shallow_and_how_to_deepen(repo: Repo, tmp_path: Path) -> None:
+    first = repo.commit("one", {"a.txt": "1\n"})
+    repo.commit("two", {"a.txt": "2\n"})
+    repo.commit("three", {"a.txt": "3\n"})
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "--quiet", "--depth=1", f"file://{repo.path}", str(clone))
+    with pytest.raises(GitError, match=r"not in this clone \(a shallow clone\).*fetch-depth: 0"):
+        changes(Repo(clone), first)
+    git(clone, "fetch", "--quiet", "--depth=1", "origin", first)
+    with pytest.raises(GitError, match=r"no history in this shallow clone.*git fetch --deepen"):
+        changes(Repo(clone), first)
+
+
+def test_a_revision_that_looks_like_an_option_is_refused(repo: Repo) -> None:
+    repo.commit("base", {"a.txt": "a\n"})
+    with pytest.raises(UsageError, match=r"--base '--output=x': a revision cannot start with '-'"):
+        changes(repo, "--output=x")
+
+
+def test_changes_cli_json_and_text(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit("base", {"pyproject.toml": "[project]\nname='x'\n", "x.py": "a = 1\n"})
+    repo.commit("head", {"x.py": "a = 2\n", "tests/test_x.py": "def test_a(): pass\n", "new\nline.py": ""})
+    result = cli("changes", "--repo", repo.path, "--base", base, "--json")
+    assert result.code == 0, result.err
+    document = json.loads(result.out)
+    assert document["base"] == base
+    assert [(f["path"], f["status"], f["kind"]) for f in document["files"]] == [
+        ("new\nline.py", "added", "production"),
+        ("tests/test_x.py", "added", "test"),
+        ("x.py", "modified", "production"),
+    ]
+    assert document["files"][2]["hunks"][0]["added"] == [{"number": 1, "text": "a = 2"}]
+    text = cli("changes", "--repo", repo.path, "--base", base)
+    assert text.code == 0
+    assert text.out.splitlines()[1:] == [
+        "  added       production  +0 -0       new\\nline.py",
+        "  added       test        +1 -0       tests/test_x.py",
+        "  modified    production  +1 -1       x.py",
+    ]
+
+
+def test_changes_bad_inputs_are_one_line_errors(tmp_path: Path, repo: Repo, cli: Callable[..., CliResult]) -> None:
+    not_repo = cli("changes", "--repo", tmp_path, "--base", "main")
+    assert not_repo.code == 2
+    assert not_repo.err.startswith(f"evidence-gate: error: {tmp_path}: not a git repository (")
+    assert not_repo.err.count("\n") == 1
+    missing_dir = cli("changes", "--repo", tmp_path / "nope", "--base", "main")
+    assert (missing_dir.code, missing_dir.err) == (
+        2,
+        f"evidence-gate: error: {tmp_path / 'nope'}: no such directory\n",
+    )
+    repo.commit("only", {"a.txt": "a\n"})
+    missing_base = cli("changes", "--repo", repo.path, "--base", "origin/main")
+    assert missing_base.code == 2
+    assert missing_base.err.count("\n") == 1
+    assert "fetch-depth: 0" in missing_base.err
+
+
+def test_an_empty_repository_is_a_one_line_error(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    result = cli("changes", "--repo", repo.path, "--base", "main")
+    assert result.code == 2
+    assert result.err.startswith("evidence-gate: error: cannot resolve base 'main'")

@@ -1,0 +1,120 @@
+"""Command rendering: slots checked and quoted, package scripts through the repo's package manager."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.errors import ConfigError, UnsafeSlotValue, UsageError
+from evidence_gate.stacks.commands import parse_template
+from evidence_gate.stacks.detect import command_for
+from evidence_gate.stacks.table import default_table
+
+from .conftest import write_tree
+
+HOSTILE = {
+    "double quote": 'Test"; rm -rf ~; echo "',
+    "single quote": "it's",
+    "command substitution": "$(touch pwned)",
+    "variable": "$HOME",
+    "backticks": "`touch pwned`",
+    "newline": "TestA\ntouch pwned",
+    "carriage return": "TestA\rTestB",
+    "nul": "Test\x00A",
+    "leading dash": "--upload-pack=touch pwned",
+    "backslash": "Test\\",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+@pytest.mark.parametrize(("adapter_id", "files"), [("go", {"go.mod": "module x\n"}), ("python", {"setup.py": ""})])
+def test_hostile_slot_values_are_refused(tmp_path: Path, kind: str, adapter_id: str, files: dict[str, str]) -> None:
+    write_tree(tmp_path, files)
+    with pytest.raises(UnsafeSlotValue, match=r"^\{(name|file)\}: "):
+        command_for(
+            default_table(),
+            adapter_id,
+            "test_file",
+            tmp_path,
+            slots={"name": HOSTILE[kind], "file": HOSTILE[kind], "package": "./..."},
+        )
+
+
+def test_a_quoted_slot_is_inserted_inside_its_quotes(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"go.mod": "module x\n"})
+    command = command_for(
+        default_table(),
+        "go",
+        "test_file",
+        tmp_path,
+        slots={"name": "TestParse/with spaces", "package": "./parser"},
+    )
+    assert command == 'go test -v -count=1 -run "^TestParse/with spaces$" ./parser'
+
+
+def test_a_bare_slot_is_shell_quoted(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"pyproject.toml": ""})
+    command = command_for(default_table(), "python", "test_file", tmp_path, slots={"file": "tests/test a;b&c|d.py"})
+    assert command == "python -m pytest -rA 'tests/test a;b&c|d.py'"
+    assert shlex.split(command)[-1] == "tests/test a;b&c|d.py"
+
+
+def test_a_rendered_command_runs_with_the_value_intact(tmp_path: Path) -> None:
+    template = parse_template("printf '%s|' {files} \"{name}\"", "test")
+    command = template.render({"files": ["a b.py", "c;d.py", "*.py"], "name": "x y"})
+    output = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert output.stdout == "a b.py|c;d.py|*.py|x y|"
+
+
+def test_a_missing_slot_value_is_an_error(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"go.mod": "module x\n"})
+    with pytest.raises(UnsafeSlotValue, match=r"needs a value for \{name\}"):
+        command_for(default_table(), "go", "test_file", tmp_path, slots={"package": "./..."})
+
+
+@pytest.mark.parametrize(
+    ("lockfile", "expected"),
+    [
+        ("package-lock.json", "npm run test -- src/a.test.ts"),
+        ("pnpm-lock.yaml", "pnpm run test src/a.test.ts"),
+        ("yarn.lock", "yarn run test src/a.test.ts"),
+        ("bun.lockb", "bun run test src/a.test.ts"),
+        (None, "npm run test -- src/a.test.ts"),
+    ],
+)
+def test_package_scripts_run_through_the_lockfiles_package_manager(
+    tmp_path: Path, lockfile: str | None, expected: str
+) -> None:
+    manifest = {
+        "name": "api",
+        "main": "index.js",
+        "scripts": {"test": "node --test"},
+        "devDependencies": {"ava": "6"},
+    }
+    write_tree(tmp_path, {"package.json": json.dumps(manifest)} | ({lockfile: ""} if lockfile else {}))
+    adapter_and_command = ("backend-node", "test_file")
+    # backend-node's test_file falls back to `node --test` unless a known runner is a dependency;
+    # ava is one, so the package script is used.
+    command = command_for(default_table(), *adapter_and_command, tmp_path, slots={"file": "src/a.test.ts"})
+    assert command == expected
+
+
+def test_the_lockfile_of_a_monorepo_root_applies_to_its_packages(tmp_path: Path) -> None:
+    manifest = {"name": "site", "scripts": {"build": "vite build"}, "dependencies": {"react": "18"}}
+    write_tree(tmp_path, {"pnpm-lock.yaml": "", "package.json": "{}", "apps/site/package.json": json.dumps(manifest)})
+    assert command_for(default_table(), "web", "build", tmp_path, root="apps/site") == "pnpm run build"
+
+
+def test_a_command_the_stack_lacks_here_is_a_usage_error(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"package.json": json.dumps({"name": "api", "main": "index.js"})})
+    with pytest.raises(UsageError, match=r"stack 'backend-node' has no 'build' command here \(available: "):
+        command_for(default_table(), "backend-node", "build", tmp_path)
+
+
+def test_an_unbalanced_quote_in_a_template_fails_at_load() -> None:
+    with pytest.raises(ConfigError, match=r"unbalanced \""):
+        parse_template('go test -run "{name}', "adapter 'go': commands.test_file")
