@@ -1,0 +1,73 @@
+"""The command line as users run it: the installed script and `python -m`, in real processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "evidence_gate", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def test_help_lists_the_verbs() -> None:
+    result = run("--help")
+    assert result.returncode == 0
+    for verb in ("detect", "changes"):
+        assert f"    {verb} " in result.stdout
+    assert "Exit codes: 0 ok, 1 the check failed, 2 usage or configuration error" in " ".join(result.stdout.split())
+
+
+def test_the_installed_console_script_runs(tmp_path: Path) -> None:
+    script = Path(sys.executable).with_name("evidence-gate")
+    if not script.exists():
+        pytest.skip("the package is not installed as a console script in this environment")
+    result = subprocess.run([str(script), "detect", str(tmp_path), "--json"], capture_output=True, text=True)
+    assert result.returncode == 0
+    assert '"primary": "unknown"' in result.stdout
+
+
+@pytest.mark.parametrize("verb", ["detect", "changes"])
+def test_every_verb_documents_json_and_its_exit_codes(verb: str) -> None:
+    result = run(verb, "--help")
+    assert result.returncode == 0
+    assert "--json" in result.stdout
+    assert "Exit codes:" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("detect", "/nonexistent/path"),
+        ("changes", "--base", "main", "--repo", "/nonexistent/path"),
+        ("changes", "--base", "main"),  # run in a directory that is not a git repository
+        ("changes", "--base=-x"),
+        ("detect", ".", "--adapters", "/nonexistent/adapters.yaml"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_never_a_traceback(tmp_path: Path, args: tuple[str, ...]) -> None:
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("evidence-gate: error: ")
+
+
+def test_a_broken_adapter_table_is_a_config_error_naming_the_field(tmp_path: Path) -> None:
+    table = tmp_path / "adapters.yaml"
+    table.write_text("version: 1\ncommon: {}\nadapters: [{id: go}]\n", encoding="utf-8")
+    result = run("detect", str(tmp_path), "--adapters", str(table))
+    assert result.returncode == 2
+    expected = f"evidence-gate: error: {table}: adapter 'go': (the adapter): 'title' is a required property\n"
+    assert result.stderr == expected
+
+
+def test_an_unknown_verb_is_a_usage_error() -> None:
+    result = run("summarise")
+    assert result.returncode == 2
+    assert "invalid choice: 'summarise'" in result.stderr
