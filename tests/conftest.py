@@ -40,9 +40,7 @@ def git(repo: Path, *args: str | bytes, input_bytes: bytes | None = None) -> str
         "GIT_CONFIG_NOSYSTEM": "1",
         "HOME": str(repo),
     }
-    result = subprocess.run(
-        ["git", *args], cwd=repo, env=env, input=input_bytes, capture_output=True, check=True
-    )
+    result = subprocess.run(["git", *args], cwd=repo, env=env, input=input_bytes, capture_output=True, check=True)
     return result.stdout.decode("utf-8", "replace").strip()
 
 
