@@ -568,6 +568,7 @@ def unprivileged(function: Callable[[], object]) -> object:
     (root reads any directory, so that is the only way to meet a real "Permission denied")."""
     if os.geteuid() != 0:
         return function()
+    default_table()  # loaded (and cached) while we may still read the installed package
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: drop privileges, run, send the result back, and leave at once
