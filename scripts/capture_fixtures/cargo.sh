@@ -1,0 +1,343 @@
+#!/usr/bin/env bash
+# Regenerate tests/fixtures/stack-logs/cargo-test/ from the real `cargo test`.
+# Uses the cargo/rustc already on the machine (rustup toolchain; no crates
+# registry is needed: the suites use std only). Writes throwaway crates into a
+# fresh temp dir and captures the default output, a pseudo-terminal run,
+# `--no-fail-fast`, and libtest's unstable json / junit formats.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+out="$repo/tests/fixtures/stack-logs/cargo-test"
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+# `script` (pseudo-terminal capture) comes from bsdutils.
+apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends bsdutils
+
+command -v cargo >/dev/null || { echo "cargo not found (install a Rust toolchain, e.g. via rustup)" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/fx-cargo.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+export CARGO_NET_OFFLINE=true
+# One test thread: libtest then prints results in a stable (name) order.
+export RUST_TEST_THREADS=1
+unset RUST_BACKTRACE RUSTFLAGS RUSTDOCFLAGS CARGO_TERM_COLOR CARGO_TERM_PROGRESS_WHEN CARGO_BUILD_JOBS || true
+
+mkdir -p "$out"
+rm -f "$out"/*.log "$out"/*.xml
+
+# capture FILE CMD... : combined stdout+stderr as piped
+capture() {
+  local file=$1; shift
+  local rc=0
+  "$@" >"$out/$file" 2>&1 || rc=$?
+  echo "captured $file (exit $rc)"
+}
+
+# capture_tty FILE "CMD" : the same under a pseudo-terminal
+capture_tty() {
+  local file=$1 cmd=$2
+  local rc=0
+  TERM=xterm-256color script -q -e -c "$cmd" /dev/null >"$out/$file" </dev/null || rc=$?
+  echo "captured $file (exit $rc)"
+}
+
+# capture_stdout FILE CMD... : stdout only (the junit report), stderr dropped
+capture_stdout() {
+  local file=$1; shift
+  local rc=0
+  "$@" >"$out/$file" 2>/dev/null || rc=$?
+  if [ ! -s "$out/$file" ]; then
+    rm -f "$out/$file"
+    echo "no stdout for $file (exit $rc); not kept"
+  else
+    echo "captured $file (exit $rc)"
+  fi
+}
+
+new_crate() {
+  local dir="$work/$1"
+  mkdir -p "$dir/src"
+  cat >"$dir/Cargo.toml" <<'EOF'
+[package]
+name = "fx"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+EOF
+  echo "$dir"
+}
+
+# ---------------------------------------------------------------- success
+# unit: 3 passed (one should_panic) | tests/api.rs: 2 passed | doc: 2 passed
+d=$(new_crate success)
+mkdir -p "$d/tests"
+cat >"$d/src/lib.rs" <<'EOF'
+//! Tiny arithmetic crate used as a test subject.
+
+/// Adds two numbers.
+///
+/// ```
+/// assert_eq!(fx::add(2, 3), 5);
+/// ```
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+/// Divides, panicking on a zero divisor.
+///
+/// ```
+/// assert_eq!(fx::div(6, 3), 2);
+/// ```
+pub fn div(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        panic!("division by zero");
+    }
+    a / b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_works() {
+        assert_eq!(add(2, 2), 4);
+    }
+
+    #[test]
+    fn div_works() {
+        assert_eq!(div(9, 3), 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "division by zero")]
+    fn div_by_zero_panics() {
+        div(1, 0);
+    }
+}
+EOF
+cat >"$d/tests/api.rs" <<'EOF'
+#[test]
+fn api_add() {
+    assert_eq!(fx::add(-1, 1), 0);
+}
+
+#[test]
+fn api_div() {
+    assert_eq!(fx::div(10, 5), 2);
+}
+EOF
+
+# ---------------------------------------------------------------- failure
+# unit: 3 passed | tests/api.rs: 1 passed, 1 failed | doc: 2 (skipped by fail-fast)
+d=$(new_crate failure)
+mkdir -p "$d/tests"
+cp "$work/success/src/lib.rs" "$d/src/lib.rs"
+cat >"$d/tests/api.rs" <<'EOF'
+#[test]
+fn api_add() {
+    assert_eq!(fx::add(-1, 1), 0);
+}
+
+#[test]
+fn api_div() {
+    assert_eq!(fx::div(10, 5), 3, "10 / 5");
+}
+EOF
+
+# ---------------------------------------------------------------- zero-tests
+d=$(new_crate zero-tests)
+cat >"$d/src/lib.rs" <<'EOF'
+//! Tiny arithmetic crate without any tests.
+
+/// Adds two numbers.
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+EOF
+
+# ---------------------------------------------------------------- all-skipped
+# unit: 2 ignored | tests/api.rs: 1 ignored | doc: 1 ignored
+d=$(new_crate all-skipped)
+mkdir -p "$d/tests"
+cat >"$d/src/lib.rs" <<'EOF'
+//! Tiny arithmetic crate whose tests are all ignored.
+
+/// Adds two numbers.
+///
+/// ```ignore
+/// assert_eq!(fx::add(2, 3), 5);
+/// ```
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn add_slow() {
+        assert_eq!(add(2, 2), 4);
+    }
+
+    #[test]
+    #[ignore = "needs a reference table"]
+    fn add_table() {
+        assert_eq!(add(1, 1), 2);
+    }
+}
+EOF
+cat >"$d/tests/api.rs" <<'EOF'
+#[test]
+#[ignore = "needs network"]
+fn api_remote_add() {
+    assert_eq!(fx::add(-1, 1), 0);
+}
+EOF
+
+# ---------------------------------------------------------------- mixed
+# unit: 2 passed (one should_panic), 1 ignored
+# tests/api.rs: 1 passed, 3 failed (assert, should_panic without panic, Err result), 1 ignored
+# doc: 3 passed (plain, compile_fail, no_run), 1 failed, 1 ignored  (run only with --no-fail-fast)
+d=$(new_crate mixed)
+mkdir -p "$d/tests"
+cat >"$d/src/lib.rs" <<'EOF'
+//! Tiny arithmetic crate with a mixed test outcome.
+
+/// Adds two numbers.
+///
+/// ```
+/// assert_eq!(fx::add(2, 3), 5);
+/// ```
+///
+/// Adding a string does not compile:
+///
+/// ```compile_fail
+/// fx::add(2, "3");
+/// ```
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+/// Divides, panicking on a zero divisor.
+///
+/// ```
+/// assert_eq!(fx::div(7, 2), 4);
+/// ```
+///
+/// ```no_run
+/// fx::div(1, 0);
+/// ```
+pub fn div(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        panic!("division by zero");
+    }
+    a / b
+}
+
+/// Multiplies.
+///
+/// ```ignore
+/// assert_eq!(fx::mul(2, 3), 6);
+/// ```
+pub fn mul(a: i32, b: i32) -> i32 {
+    a * b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_works() {
+        assert_eq!(add(2, 2), 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "division by zero")]
+    fn div_by_zero_panics() {
+        div(1, 0);
+    }
+
+    #[test]
+    #[ignore = "slow"]
+    fn mul_exhaustive() {
+        for i in 0..1000 {
+            assert_eq!(mul(i, 1), i);
+        }
+    }
+}
+EOF
+cat >"$d/tests/api.rs" <<'EOF'
+#[test]
+fn api_add() {
+    assert_eq!(fx::add(-1, 1), 0);
+}
+
+#[test]
+fn api_div_rounding() {
+    assert_eq!(fx::div(7, 2), 4, "rounds half up");
+}
+
+#[test]
+#[should_panic]
+fn api_div_by_one_panics() {
+    fx::div(3, 1);
+}
+
+#[test]
+fn api_parse() -> Result<(), std::num::ParseIntError> {
+    let n: i32 = "four".parse()?;
+    assert_eq!(fx::mul(n, 1), 4);
+    Ok(())
+}
+
+#[test]
+#[ignore = "needs network"]
+fn api_remote_mul() {
+    assert_eq!(fx::mul(2, 2), 4);
+}
+EOF
+
+# ---------------------------------------------------------------- load-error
+# tests/api.rs does not compile, so no test binary runs at all.
+d=$(new_crate load-error)
+mkdir -p "$d/tests"
+cp "$work/success/src/lib.rs" "$d/src/lib.rs"
+cat >"$d/tests/api.rs" <<'EOF'
+#[test]
+fn api_add() {
+    let total: String = fx::add(-1, 1);
+    assert_eq!(total, "0");
+}
+
+#[test]
+fn api_div() {
+    assert_eq!(fx::div(10, 5), 2);
+}
+EOF
+
+# ---------------------------------------------------------------- run
+json_args=(-- -Z unstable-options --format json)
+junit_args=(-- -Z unstable-options --format junit)
+for c in success failure zero-tests all-skipped mixed load-error; do
+  cd "$work/$c"
+  cargo clean -q
+  capture "$c.log" cargo test
+  cargo clean -q
+  capture_tty "$c.tty.log" "cargo test"
+  case $c in
+    failure|mixed) capture "$c.no-fail-fast.log" cargo test --no-fail-fast ;;
+  esac
+  capture "$c.json.log" env RUSTC_BOOTSTRAP=1 cargo test "${json_args[@]}"
+  capture_stdout "$c.junit.xml" env RUSTC_BOOTSTRAP=1 cargo test "${junit_args[@]}"
+done
+
+cargo --version
+rustc --version

@@ -1,0 +1,316 @@
+#!/usr/bin/env bash
+# Regenerate tests/fixtures/stack-logs/go-test/ from the real `go test`.
+# Installs Debian's golang-go, writes throwaway modules (standard library only)
+# into a fresh temp dir and captures plain, -v and -json output per case.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+out="$repo/tests/fixtures/stack-logs/go-test"
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends golang-go
+
+work=$(mktemp -d /tmp/fx-go.XXXXXX)
+trap 'chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# Offline, reproducible toolchain environment (no module proxy, fresh caches).
+export GOPATH="$work/gopath" GOCACHE="$work/gocache" GOMODCACHE="$work/gopath/pkg/mod"
+export GOPROXY=off GOSUMDB=off GOFLAGS= GO111MODULE=on GOTOOLCHAIN=local CGO_ENABLED=0
+export GOMAXPROCS=2
+
+mkdir -p "$out"
+rm -f "$out"/*.log "$out"/*.xml
+
+# capture FILE CMD... : combined stdout+stderr as piped, exit code is reported, not fatal
+capture() {
+  local file=$1; shift
+  local rc=0
+  "$@" >"$out/$file" 2>&1 || rc=$?
+  echo "captured $file (exit $rc)"
+}
+
+new_module() {
+  local dir="$work/$1"
+  mkdir -p "$dir"
+  cat >"$dir/go.mod" <<'EOF'
+module example.com/fx
+
+go 1.19
+EOF
+  echo "$dir"
+}
+
+write_lib() {
+  local dir=$1
+  mkdir -p "$dir/calc" "$dir/text"
+  cat >"$dir/calc/calc.go" <<'EOF'
+// Package calc is a tiny arithmetic package used as a test subject.
+package calc
+
+func Add(a, b int) int { return a + b }
+func Sub(a, b int) int { return a - b }
+func Mul(a, b int) int { return a * b }
+
+// Div returns a/b and false when b is zero.
+func Div(a, b int) (int, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	return a / b, true
+}
+EOF
+  cat >"$dir/text/text.go" <<'EOF'
+// Package text is a tiny string package used as a test subject.
+package text
+
+import "strings"
+
+func Upper(s string) string { return strings.ToUpper(s) }
+func Lower(s string) string { return strings.ToLower(s) }
+EOF
+}
+
+# Shared passing suite for the text package: 1 test with 2 subtests + 1 example.
+write_text_passing() {
+  local dir=$1
+  cat >"$dir/text/text_test.go" <<'EOF'
+package text
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestUpper(t *testing.T) {
+	t.Run("ascii", func(t *testing.T) {
+		if got := Upper("abc"); got != "ABC" {
+			t.Errorf("Upper(abc) = %q", got)
+		}
+	})
+	t.Run("empty", func(t *testing.T) {
+		if got := Upper(""); got != "" {
+			t.Errorf("Upper(empty) = %q", got)
+		}
+	})
+}
+
+func ExampleUpper() {
+	fmt.Println(Upper("go"))
+	// Output: GO
+}
+EOF
+}
+
+# ---------------------------------------------------------------- success
+d=$(new_module success)
+write_lib "$d"
+write_text_passing "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		t.Errorf("Add(2, 3) = %d, want 5", got)
+	}
+}
+
+func TestSub(t *testing.T) {
+	if got := Sub(5, 3); got != 2 {
+		t.Errorf("Sub(5, 3) = %d, want 2", got)
+	}
+}
+EOF
+
+# ---------------------------------------------------------------- failure
+d=$(new_module failure)
+write_lib "$d"
+write_text_passing "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		t.Errorf("Add(2, 3) = %d, want 5", got)
+	}
+}
+
+func TestSub(t *testing.T) {
+	if got := Sub(5, 3); got != 3 {
+		t.Errorf("Sub(5, 3) = %d, want 3", got)
+	}
+}
+EOF
+
+# ---------------------------------------------------------------- zero-tests
+# calc: no _test.go files at all; text: a _test.go file without any Test/Example.
+d=$(new_module zero-tests)
+write_lib "$d"
+cat >"$d/text/text_test.go" <<'EOF'
+package text
+
+// sample data for future tests; this file declares no tests.
+func sample() string { return "sample" }
+
+var _ = sample
+EOF
+
+# ---------------------------------------------------------------- all-skipped
+d=$(new_module all-skipped)
+write_lib "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	t.Skip("needs a network calculator")
+}
+
+func TestSub(t *testing.T) {
+	t.Skipf("skipped on %s", "purpose")
+}
+EOF
+cat >"$d/text/text_test.go" <<'EOF'
+package text
+
+import "testing"
+
+func TestUpper(t *testing.T) {
+	t.Skip("locale tables not available")
+}
+EOF
+
+# ---------------------------------------------------------------- mixed
+# calc: pass, fail, skip, and a test with 3 subtests (pass/fail/skip)
+# text: pass, skip, failing Example
+# crash: pass, panic (aborts the package binary), a test that never runs
+d=$(new_module mixed)
+write_lib "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		t.Errorf("Add(2, 3) = %d, want 5", got)
+	}
+}
+
+func TestSub(t *testing.T) {
+	if got := Sub(5, 3); got != 3 {
+		t.Errorf("Sub(5, 3) = %d, want 3", got)
+	}
+}
+
+func TestMul(t *testing.T) {
+	t.Skip("multiplication table not ready")
+}
+
+func TestDiv(t *testing.T) {
+	t.Run("ok", func(t *testing.T) {
+		if q, ok := Div(6, 3); !ok || q != 2 {
+			t.Errorf("Div(6, 3) = %d, %v", q, ok)
+		}
+	})
+	t.Run("by-zero", func(t *testing.T) {
+		if _, ok := Div(1, 0); ok {
+			t.Errorf("Div(1, 0) reported ok")
+		}
+		t.Fatalf("division by zero should return an error value")
+	})
+	t.Run("todo", func(t *testing.T) {
+		t.Skip("rounding rules undecided")
+	})
+}
+EOF
+cat >"$d/text/text_test.go" <<'EOF'
+package text
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestUpper(t *testing.T) {
+	if got := Upper("abc"); got != "ABC" {
+		t.Errorf("Upper(abc) = %q", got)
+	}
+}
+
+func TestLower(t *testing.T) {
+	t.Skip("unicode case folding pending")
+}
+
+func ExampleLower() {
+	fmt.Println(Lower("GO"))
+	// Output: Go
+}
+EOF
+mkdir -p "$d/crash"
+cat >"$d/crash/crash.go" <<'EOF'
+// Package crash holds a test that panics.
+package crash
+
+func Index(xs []int, i int) int { return xs[i] }
+EOF
+cat >"$d/crash/crash_test.go" <<'EOF'
+package crash
+
+import "testing"
+
+func TestBeforeCrash(t *testing.T) {
+	if Index([]int{1, 2}, 1) != 2 {
+		t.Error("wrong element")
+	}
+}
+
+func TestCrash(t *testing.T) {
+	var xs []int
+	_ = Index(xs, 3)
+}
+
+func TestAfterCrash(t *testing.T) {
+	t.Log("never reached: the package binary died in TestCrash")
+}
+EOF
+
+# ---------------------------------------------------------------- load-error
+# calc_test.go does not compile; text is fine and still runs.
+d=$(new_module load-error)
+write_lib "$d"
+write_text_passing "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	var total string = Add(2, 3)
+	if total != "5" {
+		t.Errorf("Add(2, 3) = %s", total)
+	}
+}
+
+func TestSub(t *testing.T) {
+	if Sub(5, 3) != 2 {
+		t.Error("Sub")
+	}
+}
+EOF
+
+# ---------------------------------------------------------------- run
+# -count=1 disables the test-result cache so every capture really runs the tests.
+for c in success failure zero-tests all-skipped mixed load-error; do
+  cd "$work/$c"
+  capture "$c.log" go test -count=1 ./...
+  capture "$c.v.log" go test -count=1 -v ./...
+  capture "$c.json.log" go test -count=1 -json ./...
+done
+
+go version

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Regenerate tests/fixtures/stack-logs/tap/ from the real `prove` (Perl TAP::Harness).
+# Installs perl and Debian's TAP::Formatter::JUnit, writes small Test::More
+# suites into a fresh temp dir and captures prove's default output, a
+# pseudo-terminal run, `prove -v`, and the JUnit formatter's report.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+out="$repo/tests/fixtures/stack-logs/tap"
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends perl libtap-formatter-junit-perl bsdutils
+
+work=$(mktemp -d /tmp/fx-prove.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+unset HARNESS_OPTIONS HARNESS_TIMER HARNESS_VERBOSE HARNESS_PERL_SWITCHES TEST_VERBOSE PERL5OPT PERL5LIB || true
+export LC_ALL=C
+# Fixed hash seed: TAP::Formatter::JUnit writes XML attributes in hash order.
+export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+
+mkdir -p "$out"
+rm -f "$out"/*.log "$out"/*.xml
+
+# capture FILE CMD... : combined stdout+stderr as piped
+capture() {
+  local file=$1; shift
+  local rc=0
+  "$@" >"$out/$file" 2>&1 || rc=$?
+  echo "captured $file (exit $rc)"
+}
+
+# capture_tty FILE "CMD" : the same under a pseudo-terminal
+capture_tty() {
+  local file=$1 cmd=$2
+  local rc=0
+  TERM=xterm-256color script -q -e -c "$cmd" /dev/null >"$out/$file" </dev/null || rc=$?
+  echo "captured $file (exit $rc)"
+}
+
+# capture_stdout FILE CMD... : stdout only (the XML report); test diagnostics go to stderr
+capture_stdout() {
+  local file=$1; shift
+  local rc=0
+  "$@" >"$out/$file" 2>/dev/null || rc=$?
+  echo "captured $file (exit $rc)"
+}
+
+new_suite() {
+  mkdir -p "$work/$1/t"
+  echo "$work/$1"
+}
+
+write_basic_passing() {   # 3 passing tests
+  cat >"$1/t/01-basic.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1 + 1 == 2, 'addition');
+is(uc 'abc', 'ABC', 'uppercase');
+like('hello world', qr/world/, 'pattern match');
+EOF
+}
+
+write_strings_passing() { # 2 passing tests, done_testing style
+  cat >"$1/t/02-strings.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More;
+
+is(length 'perl', 4, 'length');
+is_deeply([split /,/, 'a,b'], ['a', 'b'], 'split');
+
+done_testing();
+EOF
+}
+
+# ---------------------------------------------------------------- success
+d=$(new_suite success)
+write_basic_passing "$d"
+write_strings_passing "$d"
+
+# ---------------------------------------------------------------- failure
+d=$(new_suite failure)
+write_strings_passing "$d"
+cat >"$d/t/01-basic.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1 + 1 == 2, 'addition');
+is(uc 'abc', 'ABd', 'uppercase');
+like('hello world', qr/world/, 'pattern match');
+EOF
+
+# ---------------------------------------------------------------- zero-tests
+# an empty t/ directory
+d=$(new_suite zero-tests)
+
+# ---------------------------------------------------------------- all-skipped
+# 01: whole file skipped (1..0 # SKIP); 02: two tests skipped inside a SKIP block
+d=$(new_suite all-skipped)
+cat >"$d/t/01-database.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More;
+
+plan skip_all => 'no database configured';
+
+ok(1, 'never reached');
+EOF
+cat >"$d/t/02-network.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 2;
+
+SKIP: {
+    skip 'network tests disabled', 2;
+    ok(0, 'fetch');
+    ok(0, 'upload');
+}
+EOF
+
+# ---------------------------------------------------------------- mixed
+# 01: ok, not ok, skip, TODO that fails (expected failure), TODO that passes
+# 02: 2 ok
+# 03: plans 3 tests but runs 2 (both ok) -> "Bad plan" parse error
+d=$(new_suite mixed)
+write_strings_passing "$d"
+cat >"$d/t/01-basic.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 5;
+
+ok(1 + 1 == 2, 'addition');
+is(2 - 1, 2, 'subtraction');
+
+SKIP: {
+    skip 'no bignum support', 1;
+    ok(0, 'big numbers');
+}
+
+TODO: {
+    local $TODO = 'rounding not implemented';
+    is(int(2.5 + 0.5), 4, 'rounding');
+}
+
+TODO: {
+    local $TODO = 'division by zero handling';
+    my $zero = 0;
+    ok(!eval { my $q = 1 / $zero; 1 }, 'division by zero dies');
+}
+EOF
+cat >"$d/t/03-plan.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1, 'first');
+ok(1, 'second');
+# the third planned test is never run
+EOF
+
+# ---------------------------------------------------------------- load-error
+# 02 dies at compile time (missing module), before any TAP is printed
+d=$(new_suite load-error)
+write_basic_passing "$d"
+cat >"$d/t/02-broken.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 2;
+use Acme::Missing::Module;
+
+ok(1, 'never reached');
+ok(1, 'never reached either');
+EOF
+
+# ---------------------------------------------------------------- run
+for c in success failure zero-tests all-skipped mixed load-error; do
+  cd "$work/$c"
+  capture "$c.log" prove
+  capture_tty "$c.tty.log" "prove"
+  capture "$c.verbose.log" prove -v
+  capture_stdout "$c.junit.xml" prove --formatter TAP::Formatter::JUnit
+done
+
+prove --version
+perl -MTAP::Formatter::JUnit -e 'print "TAP::Formatter::JUnit $TAP::Formatter::JUnit::VERSION\n"'
