@@ -90,6 +90,75 @@ class Change:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Counts:
+    """Test outcomes. `executed` excludes skipped tests: a run that skipped everything ran nothing.
+
+    Errors count as failed; an expected failure (xfail) as skipped; an unexpected pass (xpass) as
+    passed. Each parser documents how its runner's words map onto these three.
+    """
+
+    passed: int
+    failed: int
+    skipped: int
+
+    @property
+    def executed(self) -> int:
+        return self.passed + self.failed
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(
+            passed=self.passed + other.passed,
+            failed=self.failed + other.failed,
+            skipped=self.skipped + other.skipped,
+        )
+
+
+class SummaryStatus(StrEnum):
+    PASSED = "passed"
+    FAILED = "failed"
+    NO_TESTS = "no-tests"
+    UNPARSED = "unparsed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestSummary:
+    """What one or more runner outputs say about the tests: counts, or why there are none."""
+
+    counts: Counts | None
+    parser: str | None
+    source: str
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> SummaryStatus:
+        if self.counts is None:
+            return SummaryStatus.UNPARSED
+        if self.counts.failed:
+            return SummaryStatus.FAILED
+        if self.counts.executed == 0:
+            return SummaryStatus.NO_TESTS
+        return SummaryStatus.PASSED
+
+    def document(self) -> dict[str, object]:
+        counts = self.counts
+        document: dict[str, object] = {
+            "executed": counts.executed if counts else None,
+            "passed": counts.passed if counts else None,
+            "failed": counts.failed if counts else None,
+            "skipped": counts.skipped if counts else None,
+            "parser": self.parser,
+            "source": self.source,
+            "status": str(self.status),
+        }
+        if self.reason:
+            document["reason"] = self.reason
+        if self.notes:
+            document["notes"] = list(self.notes)
+        return document
+
+
+@dataclass(frozen=True, kw_only=True)
 class StackMatch:
     """One adapter that matched at one directory (`root`, relative to the scanned tree)."""
 

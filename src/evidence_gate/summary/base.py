@@ -1,0 +1,68 @@
+"""What every summary parser shares: the counts, a parser's reading, and the line-parser protocol.
+
+A line parser is fed the cleaned lines of a log one at a time (ANSI colours removed, carriage-return
+redraws resolved, line endings stripped) and keeps only the state it needs, so a log of any size is
+read in one pass and bounded memory. When it is done it says one of three things:
+
+- `None`: this is not my format;
+- a `Reading` with counts, from the closing lines it trusts;
+- a `Reading` without counts and with a reason: my runner printed this, but no count I can trust
+  (Gradle on success, `go test` without `-v`, a build that failed before any test ran).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from evidence_gate.model import Counts
+
+ZERO = Counts(passed=0, failed=0, skipped=0)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reading:
+    """A parser's verdict on one source: counts, or the reason there are none."""
+
+    parser: str
+    counts: Counts | None
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+class LineParser(ABC):
+    """A parser for a runner's console output. Subclasses set `name` and `trusts`.
+
+    `trusts` documents, for users and reviewers, which closing lines the counts come from.
+    """
+
+    name: ClassVar[str]
+    trusts: ClassVar[str]
+
+    @abstractmethod
+    def feed(self, line: str) -> None:
+        """One cleaned line, without its line ending."""
+
+    @abstractmethod
+    def finish(self) -> Reading | None:
+        """The reading, or None when nothing fed looked like this parser's runner."""
+
+    def reading(self, counts: Counts | None, reason: str | None = None, notes: tuple[str, ...] = ()) -> Reading:
+        return Reading(parser=self.name, counts=counts, reason=reason, notes=notes)
+
+
+class DocumentParser(ABC):
+    """A parser for a structured report read from a file as a whole (JUnit XML, xcresult JSON)."""
+
+    name: ClassVar[str]
+    trusts: ClassVar[str]
+
+    @abstractmethod
+    def recognises(self, head: bytes) -> bool:
+        """Whether the first bytes of a file look like this format."""
+
+    @abstractmethod
+    def parse(self, path: Path) -> Reading:
+        """Read the file; malformed content is a Reading without counts and with the reason."""

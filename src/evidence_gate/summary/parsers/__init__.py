@@ -1,0 +1,1 @@
+"""One module per runner format; each exports PARSER (see summary/base.py)."""

@@ -1,0 +1,166 @@
+"""`cargo test` (libtest) console output, plain or with libtest's JSON format.
+
+Each test binary (unit tests, each integration test file, doc tests) closes with its own
+`test result: ok|FAILED. N passed; N failed; N ignored; N measured; N filtered out` line, or in
+JSON with a `{ "type": "suite", "event": "ok|failed", "passed": N, ... }` event; there is no
+overall total, so every binary's numbers are added. Mapping: `failed` is failed, `ignored` is
+skipped, `passed` and `measured` (benchmarks run as tests) are passed; `filtered out` tests were
+not selected and are not counted. A `should_panic` test that panicked is passed, as libtest says.
+
+Cargo stops after the first failing binary unless `--no-fail-fast`: later binaries leave no trace
+and are not counted. A test target that does not compile (`error: could not compile ...`) counts
+as one failed test per crate: errors count as failed. A binary that dies before its closing line
+(a crash, an abort) counts the results it printed plus one failed; a log that simply ends inside
+a binary is unparsed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import ClassVar
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import ZERO, LineParser, Reading
+
+_RESULT = re.compile(
+    r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured(?:; \d+ filtered out)?"
+)
+_RUNNING = re.compile(r"^running \d+ tests?$")
+_TEST = re.compile(r"^test .+ \.\.\. (ok|FAILED|ignored)(?:, .*)?$")
+_COMPILE_ERROR = re.compile(r"^error: could not compile `([^`]+)`(?: \(([^)]*)\))?")
+_CARGO_STEP = ("     Running ", "   Doc-tests ")
+_BINARY_FAILED = ("error: test failed, to rerun pass", "error: doctest failed, to rerun pass")
+_ONE_FAILED = Counts(passed=0, failed=1, skipped=0)
+
+
+class CargoTestParser(LineParser):
+    """Adds up the closing line of every test binary."""
+
+    name: ClassVar[str] = "cargo-test"
+    trusts: ClassVar[str] = (
+        "every test binary's `test result:` line (or libtest JSON `suite` ok/failed event), added up; "
+        "`could not compile` errors of test targets as one failed test per crate"
+    )
+
+    def __init__(self) -> None:
+        self._total = ZERO
+        self._in_binary = False
+        self._binary = ZERO  # per-test results of the binary running now, used only if it dies
+        self._context = False  # saw a line only `cargo test` prints
+        self._results = 0
+        self._uncompiled: set[str] = set()
+        self._died = 0
+
+    def feed(self, line: str) -> None:
+        if line.startswith("test "):
+            if line.startswith("test result: "):
+                self._closing(line)
+            elif self._in_binary:
+                self._per_test(line)
+        elif line.startswith('{ "type": '):  # libtest's JSON writer always puts `type` first
+            self._json(line)
+        elif line.startswith("running "):
+            if _RUNNING.match(line):
+                self._start()
+        elif line.startswith("error: "):
+            self._error(line)
+        elif line.startswith(_CARGO_STEP):
+            self._context = True
+
+    def _closing(self, line: str) -> None:
+        match = _RESULT.match(line)
+        if not match:
+            return
+        passed, failed, ignored, measured = (int(group) for group in match.groups())
+        self._close(Counts(passed=passed + measured, failed=failed, skipped=ignored))
+
+    def _close(self, counts: Counts) -> None:
+        self._total = self._total + counts
+        self._results += 1
+        self._in_binary = False
+        self._binary = ZERO
+        self._context = True
+
+    def _start(self) -> None:
+        if self._in_binary:
+            self._binary_died()
+        self._in_binary = True
+        self._binary = ZERO
+        self._context = True
+
+    def _binary_died(self) -> None:
+        self._total = self._total + self._binary + _ONE_FAILED
+        self._died += 1
+        self._in_binary = False
+        self._binary = ZERO
+
+    def _per_test(self, line: str) -> None:
+        match = _TEST.match(line)
+        if match:
+            self._binary = self._binary + _outcome(match.group(1))
+
+    def _json(self, line: str) -> None:
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError:
+            return
+        if not isinstance(event, dict):
+            return
+        kind, what = event.get("type"), event.get("event")
+        if kind == "suite":
+            if what == "started":
+                self._start()
+            elif what in ("ok", "failed"):
+                numbers = [event.get(key, 0) for key in ("passed", "failed", "ignored", "measured")]
+                if all(isinstance(number, int) for number in numbers):
+                    passed, failed, ignored, measured = numbers
+                    self._close(Counts(passed=passed + measured, failed=failed, skipped=ignored))
+        elif kind == "test" and self._in_binary and what in ("ok", "failed", "ignored"):
+            self._binary = self._binary + _outcome(what)
+
+    def _error(self, line: str) -> None:
+        if line.startswith(_BINARY_FAILED):
+            if self._in_binary:
+                self._binary_died()
+            return
+        match = _COMPILE_ERROR.match(line)
+        if match:
+            crate, target = match.groups()
+            self._uncompiled.add(crate)
+            if target and "test" in target.split():
+                self._context = True
+
+    def finish(self) -> Reading | None:
+        if not self._context:
+            return None
+        if self._in_binary:
+            return self.reading(
+                None,
+                "the output ends inside a test binary's run (`running N tests` without its `test result:` line): "
+                "a truncated log, or a binary killed without cargo reporting it",
+            )
+        if not self._results and not self._uncompiled and not self._died:
+            return self.reading(None, "cargo ran no test binary to its `test result:` line")
+        notes: list[str] = []
+        total = self._total
+        if self._uncompiled:
+            total = total + Counts(passed=0, failed=len(self._uncompiled), skipped=0)
+            notes.append(f"did not compile, counted as 1 failed each: {', '.join(sorted(self._uncompiled))}")
+        if self._died:
+            notes.append(
+                f"{self._died} test binary(ies) stopped before their `test result:` line: "
+                "their printed results and 1 failed each are counted"
+            )
+        return self.reading(total, notes=tuple(notes))
+
+
+def _outcome(word: str) -> Counts:
+    if word == "ok":
+        return Counts(passed=1, failed=0, skipped=0)
+    if word == "ignored":
+        return Counts(passed=0, failed=0, skipped=1)
+    return _ONE_FAILED
+
+
+PARSER = CargoTestParser

@@ -1,0 +1,147 @@
+"""Jest's default reporter (the summary block jest prints on stderr at the end of a run).
+
+The counts come from the two lines of the summary block:
+
+    Test Suites: 1 failed, 1 passed, 2 total
+    Tests:       2 failed, 1 skipped, 1 todo, 6 passed, 10 total
+
+Mapping: `failed` is failed; `skipped` and `todo` are skipped; `passed` is passed. Jest counts a
+`test.failing` that failed as expected in `passed` and never shows it apart, so it is read as passed.
+A suite that fails to run (a syntax or import error, `● Test suite failed to run`) is missing from
+`Tests:` and shows only in `Test Suites: N failed`; each such suite counts as one failed test. Their
+number is the count of `● Test suite failed to run` headers (not those reprinted under `Summary of
+all failing tests`), and never less than the failed suites that the failed tests cannot account for,
+so a failed suite always makes the reading failed. `No tests found, exiting with code N` is zero
+counts. Several runs in one log add up.
+
+On an interactive terminal jest redraws a live status with its own summary lines while it runs; a
+run there begins with `Determining test suites to run...` and only its last block is taken. Not
+trusted: a run that ended with `Test run was interrupted.` and shows no failure.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import ZERO, LineParser, Reading
+
+_SUITES = re.compile(
+    r"^Test Suites: (?:(?P<failed>\d+) failed, )?(?:\d+ skipped, )?(?:\d+ passed, )?(?:\d+ of )?\d+ total$"
+)
+_TESTS = re.compile(
+    r"^Tests: +(?:(?P<failed>\d+) failed, )?(?:(?P<skipped>\d+) skipped, )?(?:(?P<todo>\d+) todo, )?"
+    r"(?:(?P<passed>\d+) passed, )?\d+ total$"
+)
+_NO_TESTS = re.compile(r"No tests found, exiting with code \d+$")
+_SUITE_FAILED_TO_RUN = "● Test suite failed to run"
+_FAILURE_SUMMARY = "Summary of all failing tests"
+_INTERACTIVE_START = "Determining test suites to run..."
+_RUN_DONE = "Ran all test suites"
+_INTERRUPTED = "Test run was interrupted."
+
+
+class JestParser(LineParser):
+    """Adds up the final summary block of every jest run in the log."""
+
+    name: ClassVar[str] = "jest"
+    trusts: ClassVar[str] = (
+        "The summary block's 'Test Suites:' and 'Tests:' lines (suites that failed to run count as failed "
+        "tests), added up over runs; on a terminal, the last block of each run."
+    )
+
+    def __init__(self) -> None:
+        self._total = ZERO
+        self._runs = 0
+        self._notes: list[str] = []
+        self._unread: str | None = None
+        self._interactive = False
+        self._failed_suites: int | None = None  # set between a `Test Suites:` line and the next line
+        self._suites_failed_to_run = 0
+        self._in_failure_summary = False
+        self._last: Counts | None = None
+        self._pending: Counts | None = None  # an interactive run's latest block, until the run ends
+        self._pending_extra = 0
+
+    def feed(self, line: str) -> None:
+        if self._failed_suites is not None:
+            self._tests(line)
+        elif line.startswith("Test"):
+            if line.startswith("Test Suites: ") and (suites := _SUITES.match(line)):
+                self._failed_suites = int(suites["failed"] or 0)
+            elif line.startswith(_INTERRUPTED):
+                self._interrupted()
+        elif line.startswith(_RUN_DONE):
+            self._commit_pending()
+        elif _SUITE_FAILED_TO_RUN in line:
+            if not self._in_failure_summary:
+                self._suites_failed_to_run += 1
+        elif line.startswith(_FAILURE_SUMMARY):
+            self._in_failure_summary = True
+        elif "No tests found" in line and _NO_TESTS.search(line):
+            self._commit_pending()
+            self._add(ZERO)
+        elif line.startswith(_INTERACTIVE_START):
+            self._commit_pending()
+            self._interactive = True
+
+    def _tests(self, line: str) -> None:
+        """The line right after `Test Suites:`; only a `Tests:` line there completes a block."""
+        failed_suites, self._failed_suites = self._failed_suites or 0, None
+        tests = _TESTS.match(line)
+        if tests is None:
+            return
+        failed = int(tests["failed"] or 0)
+        # A failed suite holds a failed test or failed to run: at least this many failed to run.
+        extra = max(self._suites_failed_to_run, failed_suites - failed, 0)
+        counts = Counts(
+            passed=int(tests["passed"] or 0),
+            failed=failed + extra,
+            skipped=int(tests["skipped"] or 0) + int(tests["todo"] or 0),
+        )
+        self._last = counts
+        if self._interactive:
+            self._pending, self._pending_extra = counts, extra
+        else:
+            self._add(counts, extra)
+
+    def _interrupted(self) -> None:
+        if self._last is None or not self._last.failed:
+            self._unread = self._unread or (
+                "jest printed 'Test run was interrupted.': its summary counts only the tests run before the stop"
+            )
+        else:
+            self._notes.append("jest's run was interrupted; the counts cover the tests run before it")
+        self._commit_pending()
+
+    def _commit_pending(self) -> None:
+        if self._pending is not None:
+            self._add(self._pending, self._pending_extra)
+            self._pending = None
+        self._interactive = False
+
+    def _add(self, counts: Counts, extra: int = 0) -> None:
+        self._total = self._total + counts
+        self._runs += 1
+        if extra:
+            self._notes.append(
+                f"{extra} test suite(s) failed to run and are missing from 'Tests:'; each is counted as 1 failed test"
+            )
+        self._suites_failed_to_run = 0
+        self._in_failure_summary = False
+        self._last = counts
+
+    def finish(self) -> Reading | None:
+        self._commit_pending()
+        if self._unread:
+            return self.reading(None, self._unread)
+        if not self._runs:
+            return None
+        notes = tuple(self._notes)
+        if self._runs > 1:
+            notes = (f"{self._runs} jest runs added up", *notes)
+        return self.reading(self._total, notes=notes)
+
+
+PARSER = JestParser

@@ -1,0 +1,389 @@
+"""JUnit XML, as written by Surefire, Gradle, pytest, jest-junit, vitest, mocha's xunit reporter,
+node's junit reporter, ctest, PHPUnit, cargo-nextest, libtest, TAP::Formatter::JUnit and others.
+
+Counting: each `<testcase>` is one test. A `<skipped>` child makes it skipped (it wins over a
+`<failure>` beside it: node writes a failing todo test that way, and does not fail the run for it),
+except ctest's "Unable to find executable", a test that failed to build, which is failed.
+Otherwise a `<failure>` or `<error>` child makes it failed, a `status` of `notrun`, `disabled` or
+`skipped` (ctest) skipped, and anything else passed. A `<failure>` or `<error>` of a suite itself
+(a test file that crashed, a bad TAP plan) counts as one failed test unless one of its test cases
+already failed. A leaf suite that declares skipped tests it does not list (libtest's ignored tests)
+has them counted as skipped. Suite attributes (`tests=`, `failures=`, ...) are never summed: nested
+suites would count twice, and a report may claim tests it does not hold. They are compared with the test
+cases instead, and a disagreement is reported as a note while the test cases win.
+
+Safety: the report is untrusted input. It is parsed by libxml2 through lxml with no network, no DTD
+loading and no entity resolution, and a document that declares a DOCTYPE at all is refused (no test
+report needs one; every XML entity attack needs one). It is streamed: each element is cleared once
+read, so a report of any size is summarised in bounded memory. Several documents concatenated in one
+file (libtest writes one per test binary) are read one after another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from lxml import etree
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import DocumentParser, Reading
+
+CHUNK_BYTES = 1024 * 1024
+_DECLARATION = b"<?xml"
+_BOM = b"\xef\xbb\xbf"
+_DOCTYPE = b"<!DOCTYPE"
+_DOCTYPE_REFUSAL = "the report declares a DOCTYPE; test reports never need one, so it is refused"
+_SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
+# Skip messages that mean the test could not even be started: ctest writes a test whose executable
+# failed to build as status="notrun" with this message, and its console counts it as failed.
+_NOT_BUILT = frozenset({"Unable to find executable"})
+_MAX_NOTES = 20
+# Only end events, and only of these elements: libxml2 skips everything else (system-out,
+# properties) without a Python call, and a passing test case costs one event.
+_EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaseResult:
+    """One test case, for callers that need names (per-criterion evidence, test identities)."""
+
+    name: str
+    classname: str
+    file: str | None
+    line: int | None
+    outcome: str  # passed | failed | skipped
+    message: str | None
+
+
+@dataclass
+class _Suite:
+    """What one <testsuite> declares, and what its test cases (nested suites' included) showed."""
+
+    element: etree._Element
+    cases: int = 0
+    failed: int = 0
+    skipped: int = 0
+    suite_errors: int = 0
+    nested: bool = False
+
+
+@dataclass
+class _Scan:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    saw_report: bool = False
+    suites: dict[int, _Suite] = field(default_factory=dict)
+    current: _Suite | None = None
+    case_failure: etree._Element | None = None
+    case_skip: etree._Element | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def tally(self, outcome: str, suite: _Suite | None) -> None:
+        if outcome == "passed":
+            self.passed += 1
+            if suite is not None:
+                suite.cases += 1
+            return
+        if outcome == "failed":
+            self.failed += 1
+        else:
+            self.skipped += 1
+        if suite is not None:
+            suite.cases += 1
+            suite.failed += outcome == "failed"
+            suite.skipped += outcome == "skipped"
+
+    def suite_of(self, element: etree._Element | None) -> _Suite | None:
+        """The tally of `element` when it is a <testsuite>. The suite's element is kept alive, so
+        lxml hands back the same proxy for it and the common case is one identity check."""
+        current = self.current
+        if element is None or (current is not None and current.element is element):
+            return current if element is not None else None
+        if _local(element.tag) != "testsuite":
+            return None
+        suite = self.suites.get(id(element))
+        if suite is None:
+            suite = self.suites[id(element)] = _Suite(element=element)
+        self.current = suite
+        return suite
+
+
+class UnsafeReport(Exception):
+    """The report declares a DOCTYPE (and with it, possibly entities): refused before any use."""
+
+
+def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
+    """Read one JUnit file: counts from its test cases, or the reason it cannot be read."""
+    scan = _Scan()
+    try:
+        with path.open("rb") as handle:
+            for document in _Documents(handle):
+                _scan_document(document, scan, on_case)
+    except UnsafeReport as refusal:
+        return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
+    except etree.XMLSyntaxError as error:
+        return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({_one_line(str(error))})")
+    except OSError as error:
+        return Reading(parser=PARSER.name, counts=None, reason=f"cannot read ({error.strerror or error})")
+    if not scan.saw_report:
+        return Reading(
+            parser=PARSER.name, counts=None, reason="not a JUnit report (no <testsuites> or <testsuite> element)"
+        )
+    notes = scan.notes[:_MAX_NOTES]
+    if len(scan.notes) > _MAX_NOTES:
+        notes.append(f"... and {len(scan.notes) - _MAX_NOTES} more notes")
+    counts = Counts(passed=scan.passed, failed=scan.failed, skipped=scan.skipped)
+    return Reading(parser=PARSER.name, counts=counts, notes=tuple(notes))
+
+
+class _Documents:
+    """Splits a byte stream into XML documents at each XML declaration that does not open the
+    current document, without holding more than a chunk in memory."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle = handle
+        self.buffer = b""
+        self.eof = False
+
+    def _fill(self) -> None:
+        if not self.eof:
+            more = self.handle.read(CHUNK_BYTES)
+            self.buffer += more
+            self.eof = not more
+
+    def __iter__(self) -> Iterator[Iterator[bytes]]:
+        while True:
+            while not self.eof and len(self.buffer.lstrip()) < len(_DECLARATION):
+                self._fill()
+            self.buffer = self.buffer.lstrip()
+            if not self.buffer:
+                return
+            yield self._document()
+
+    def _document(self) -> Iterator[bytes]:
+        body = self.buffer[len(_BOM) :] if self.buffer.startswith(_BOM) else self.buffer
+        search_from = len(self.buffer) - len(body) + (len(_DECLARATION) if body.startswith(_DECLARATION) else 0)
+        keep = len(_DECLARATION) - 1
+        while True:
+            boundary = self.buffer.find(_DECLARATION, search_from)
+            if boundary != -1:
+                piece, self.buffer = self.buffer[:boundary], self.buffer[boundary:]
+                yield piece
+                return
+            if self.eof:
+                piece, self.buffer = self.buffer, b""
+                yield piece
+                return
+            cut = max(0, len(self.buffer) - keep)
+            piece, self.buffer = self.buffer[:cut], self.buffer[cut:]
+            search_from = max(0, search_from - cut)
+            if piece:
+                yield piece
+            self._fill()
+
+
+def _parser() -> etree.XMLPullParser:
+    return etree.XMLPullParser(
+        events=("end",),
+        tag=[f"{{*}}{name}" for name in _EVENT_TAGS],
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
+
+
+def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
+    parser = _parser()
+    checked = False
+    fed = False
+    for piece in pieces:
+        if not fed:
+            if not piece.strip():
+                continue
+            if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
+                raise UnsafeReport(_DOCTYPE_REFUSAL)
+            fed = True
+        parser.feed(piece)
+        checked = _handle_events(parser, scan, on_case, checked)
+    if fed:
+        parser.close()
+        _handle_events(parser, scan, on_case, checked)
+
+
+def _local(tag: object) -> str:
+    """`{namespace}name` -> `name`; plain names (the common case) cost one comparison."""
+    if not isinstance(tag, str):
+        return ""
+    return tag[tag.index("}") + 1 :] if tag[:1] == "{" else tag
+
+
+def _handle_events(
+    parser: etree.XMLPullParser, scan: _Scan, on_case: Callable[[CaseResult], None] | None, checked: bool
+) -> bool:
+    for _, element in parser.read_events():
+        if not checked:
+            docinfo = element.getroottree().docinfo
+            if docinfo.doctype or docinfo.internalDTD is not None:
+                raise UnsafeReport(_DOCTYPE_REFUSAL)
+            checked = True
+        tag = element.tag
+        local = tag if isinstance(tag, str) and tag[:1] != "{" else _local(tag)
+        if local == "testcase":
+            parent = element.getparent()
+            _count_case(element, scan.suite_of(parent), scan, on_case)
+            element.clear(keep_tail=False)
+            if parent is not None:
+                while element.getprevious() is not None:
+                    del parent[0]
+        elif local == "testsuite":
+            scan.saw_report = True
+            _close_suite(element, scan)
+            _release(element)
+        elif local == "testsuites":
+            scan.saw_report = True
+        else:
+            parent = element.getparent()
+            parent_tag = _local(parent.tag) if parent is not None else ""
+            if parent_tag == "testcase":
+                if local == "skipped":
+                    scan.case_skip = scan.case_skip if scan.case_skip is not None else element
+                elif scan.case_failure is None:
+                    scan.case_failure = element
+            elif parent is not None and parent_tag == "testsuite" and local != "skipped":
+                _suite_error(element, parent, scan)
+    return checked
+
+
+def _count_case(
+    element: etree._Element, suite: _Suite | None, scan: _Scan, on_case: Callable[[CaseResult], None] | None
+) -> None:
+    failure, skip = scan.case_failure, scan.case_skip
+    scan.case_failure = scan.case_skip = None
+    if skip is not None:
+        outcome = "failed" if skip.get("message") in _NOT_BUILT else "skipped"
+    elif failure is not None:
+        outcome = "failed"
+    elif element.get("status") in _SKIPPED_STATUSES:
+        outcome = "skipped"
+    else:
+        outcome = "passed"
+    scan.tally(outcome, suite)
+    if on_case is not None:
+        reported = failure if failure is not None else skip
+        message = (reported.get("message") or reported.text) if reported is not None else None
+        on_case(
+            CaseResult(
+                name=element.get("name") or "",
+                classname=element.get("classname") or "",
+                file=element.get("file"),
+                line=_int(element.get("line")),
+                outcome=outcome,
+                message=message if outcome == "failed" else None,
+            )
+        )
+
+
+def _suite_error(element: etree._Element, suite_element: etree._Element, scan: _Scan) -> None:
+    """A <failure> or <error> of a suite itself (a crashed test file, a bad plan, an exit status).
+
+    When no test case of the suite failed, it counts as one failed test: something failed that no
+    test case shows. When one did, it is that failure seen again, and only noted.
+    """
+    suite = scan.suite_of(suite_element)
+    message = _one_line(element.get("message") or element.text or element.get("type") or "")[:200]
+    name = suite_element.get("name") or "(unnamed)"
+    if suite is not None and suite.failed:
+        scan.notes.append(f"suite {name!r} also reports a failure of its own: {message}")
+        return
+    scan.notes.append(f"suite {name!r} reports a failure outside any test case, counted as one failed test: {message}")
+    scan.tally("failed", suite)
+    if suite is not None:
+        suite.suite_errors += 1
+
+
+def _close_suite(element: etree._Element, scan: _Scan) -> None:
+    """Compare what the suite declares with its test cases, and hand its tally to its parent."""
+    suite = scan.suites.pop(id(element), None) or _Suite(element=element)
+    if scan.current is suite:
+        scan.current = None
+    name = element.get("name") or "(unnamed)"
+    declared_tests = _int(element.get("tests"))
+    declared_skipped = _int(element.get("skipped"))
+    declared_failed = _sum_ints(element.get("failures"), element.get("errors"))
+    listed = suite.cases - suite.suite_errors
+    unlisted_skips = min((declared_skipped or 0) - suite.skipped, (declared_tests or 0) - listed)
+    if not suite.nested and unlisted_skips > 0:
+        # libtest declares its ignored tests in tests= and skipped= but lists no test case for them.
+        scan.skipped += unlisted_skips
+        suite.cases += unlisted_skips
+        suite.skipped += unlisted_skips
+        scan.notes.append(
+            f"suite {name!r} declares {unlisted_skips} skipped tests it does not list; counted as skipped"
+        )
+    elif declared_tests is not None and declared_tests != listed:
+        scan.notes.append(
+            f"suite {name!r} declares tests={declared_tests} but holds {listed} test cases; the test cases were counted"
+        )
+    elif declared_failed is not None and declared_failed != suite.failed:
+        scan.notes.append(
+            f"suite {name!r} declares {declared_failed} failures and errors but {suite.failed} test cases failed;"
+            " the test cases were counted"
+        )
+    outer = scan.suite_of(element.getparent())
+    if outer is not None:
+        outer.nested = True
+        outer.cases += suite.cases
+        outer.failed += suite.failed
+        outer.skipped += suite.skipped
+
+
+def _release(element: etree._Element) -> None:
+    """Free what has been read: the element's content and the siblings before it."""
+    element.clear(keep_tail=False)
+    parent = element.getparent()
+    if parent is not None:
+        while element.getprevious() is not None:
+            del parent[0]
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _sum_ints(*values: str | None) -> int | None:
+    numbers = [_int(value) for value in values if value is not None]
+    if not numbers or any(number is None for number in numbers):
+        return None
+    return sum(number for number in numbers if number is not None)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+class JUnitParser(DocumentParser):
+    name = "junit"
+    trusts = (
+        "the <testcase> elements and their <failure>, <error> and <skipped> children; suite totals only cross-check"
+    )
+
+    def recognises(self, head: bytes) -> bool:
+        text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        return text.startswith(b"<") and (b"<testsuite" in head or b"<testsuites" in head)
+
+    def parse(self, path: Path) -> Reading:
+        return scan_junit(path)
+
+
+PARSER = JUnitParser()

@@ -1,0 +1,289 @@
+"""TAP (Test Anything Protocol) from any producer, and prove's console output around it.
+
+Counts come from the test lines themselves: `ok` is passed, `not ok` failed; `ok ... # SKIP` is
+skipped; `not ok ... # TODO` is an expected failure, counted as skipped (xfail); `ok ... # TODO`
+is an unexpected pass, counted as passed (xpass); `not ok ... # SKIP` is failed, as TAP harnesses
+say. A stream whose plan is `1..0 # SKIP` (Test::More's `plan skip_all`, prove's
+`skipped: <reason>`) is one skipped test.
+
+Subtests (indented four spaces per level, the child before its parent's line) are counted at the
+leaves; a parent line counts only for what its children do not show: a failed parent without a
+failed child is one failed test, a parent without children that carries a directive (a skipped
+subtest) reads as that directive says, and an empty group counts nothing.
+
+A stream that breaks its plan (more or fewer tests than planned, or no plan at all), bails out, or
+dies (prove's `Dubious, test returned N`, `Failed N/M subtests`, `No subtests run`) counts as one
+failed test unless it already shows a failed test: errors count as failed. Streams are told apart
+by prove's `t/file.t .. ` lines, `TAP version` lines, and a plan or a test number 1 that starts
+over.
+
+prove without `-v` prints no TAP, only `Files=N, Tests=T` and `Result:`, and `Tests=T` counts
+passed, skipped and TODO tests alike; such a run is read only when T is 0, and is otherwise
+unparsed with the reason. With `-v` the number of TAP test lines read must equal T.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import ZERO, LineParser, Reading
+
+_TEST = re.compile(r"^(not )?ok(?=\s|$)\s*(\d+)?(.*)$")
+_DIRECTIVE = re.compile(r"(?<!\\)#\s*(skip|todo\b)", re.IGNORECASE)
+_PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")
+_VERSION = re.compile(r"^TAP version \d+$", re.IGNORECASE)
+_BAIL_OUT = "Bail out!"
+# prove: `t/01-basic.t .... ok`, `t/01-basic.t .. skipped: why`, `t/x.t .. ` (then -v's TAP), with
+# `--timer` a `[12:00:00] ` prefix.
+_PROVE_FILE = re.compile(r"^(?:\[[\d:]+\] )?(\S+) \.{2,} ?(.*)$")
+_PROVE_OK = re.compile(r"^ok(?:\s{2,}\d+ ms\b.*)?$")
+_PROVE_VERDICT = re.compile(r"^(?:ok\b|skipped:|Dubious, |Failed \d+/\d+ subtests|No subtests run)")
+_PROVE_FAILED = re.compile(r"^(?:Dubious, test returned |Failed \d+/\d+ subtests|No subtests run)")
+_PROVE_FILES = re.compile(r"^Files=(\d+), Tests=(\d+),")
+_PROVE_RESULT = re.compile(r"^Result: ([A-Z]+)$")
+
+# First characters of the lines read: indentation, `ok`, `not ok`, a plan, `Bail out!`, `TAP version`,
+# and prove's `Files=`, `Failed`, `Result:`, `Dubious`, `No subtests run`, `[12:00:00]`. prove's file
+# lines (`name .. `) can start with anything and are caught by their dots.
+_MAY_START = frozenset(" on1BTFRDN[")
+
+_PASSED = Counts(passed=1, failed=0, skipped=0)
+_FAILED = Counts(passed=0, failed=1, skipped=0)
+_SKIPPED = Counts(passed=0, failed=0, skipped=1)
+
+
+class TapParser(LineParser):
+    """Reads TAP streams line by line; the state is one stream's and one flag pair per nesting depth."""
+
+    name: ClassVar[str] = "tap"
+    trusts: ClassVar[str] = (
+        "TAP `ok`/`not ok` lines with their SKIP/TODO directives, checked against each stream's plan; "
+        "prove's `Files=N, Tests=T` only as a cross-check (and alone only when T is 0)"
+    )
+
+    def __init__(self) -> None:
+        self._total = ZERO
+        self._recognised = False
+        self._tap_tests = 0  # top-level test lines of all streams, prove's `Tests=`
+        self._errors = 0  # streams counted as one failed test
+        self._bailed = False
+        self._prove_tests: int | None = None
+        self._prove_result: str | None = None
+        self._yaml_indent: int | None = None
+        self._last_test_indent = -1
+        self._new_stream()
+
+    def _new_stream(self) -> None:
+        self._file: str | None = None  # prove's name for the file this stream comes from
+        self._plan: int | None = None
+        self._complete = False  # a plan came after the tests: the stream is over
+        self._versioned = False
+        self._skip_all = False
+        self._top_level = 0
+        self._stream_failed = False  # a failed test (or error) is already counted in this stream
+        self._broken = False  # died, bailed out or failed by its harness
+        self._deepest = -1  # deepest test or plan line since the last test line
+        self._failed_at: list[bool] = [False]  # per depth: the open block shows a failure
+        self._counted_at: list[bool] = [False]  # per depth: the open block counted a test
+
+    def _close_stream(self) -> None:
+        if self._skip_all:
+            broken_plan = False
+        elif self._plan is None:
+            broken_plan = bool(self._top_level or self._versioned)  # tests (or a version line) but no plan
+        else:
+            broken_plan = self._plan != self._top_level
+        self._broken = self._broken or broken_plan
+        if self._broken and not self._stream_failed:
+            self._total = self._total + _FAILED
+            self._errors += 1
+        self._new_stream()
+
+    def feed(self, line: str) -> None:
+        if line[:1] not in _MAY_START and " .." not in line:
+            self._yaml_indent = None  # an unindented line ends any YAML block, and is nothing of TAP's
+            return
+        stripped = line.lstrip(" ")
+        if not stripped.strip():
+            return
+        indent = len(line) - len(stripped)
+        if self._yaml_indent is not None:
+            if indent > self._yaml_indent or (indent == self._yaml_indent and stripped.rstrip() != "..."):
+                return  # inside a YAML diagnostic block
+            ended = indent == self._yaml_indent
+            self._yaml_indent = None
+            if ended:
+                return
+        first = stripped[0]
+        if first in "on" and self._test_line(stripped, indent):
+            return
+        if first == "1" and self._plan_line(stripped, indent):
+            return
+        if first == "-" and stripped.rstrip() == "---" and indent == self._last_test_indent + 2:
+            self._yaml_indent = indent
+        elif stripped.startswith(_BAIL_OUT):
+            self._broken = True
+            self._bailed = True
+        elif indent == 0:
+            self._harness_line(line)
+
+    def _test_line(self, stripped: str, indent: int) -> bool:
+        match = _TEST.match(stripped)
+        if not match or indent % 4:
+            return False
+        if self._file is not None and indent == 0 and _PROVE_OK.match(stripped):
+            self._close_stream()  # prove -v's own verdict line for the file
+            return True
+        depth = indent // 4
+        not_ok, number, rest = match.groups()
+        if depth == 0 and (self._complete or (number == "1" and self._top_level)):
+            self._close_stream()
+        self._last_test_indent = indent
+        directive = _DIRECTIVE.search(rest)
+        kind = directive.group(1).lower() if directive else ""
+        self._grow(depth + 1)
+        if self._deepest > depth:
+            self._parent(depth, failed=bool(not_ok), kind=kind)
+        else:
+            self._leaf(depth, _outcome(failed=bool(not_ok), kind=kind))
+        self._deepest = depth
+        if depth == 0:
+            self._top_level += 1
+            self._tap_tests += 1
+        return True
+
+    def _grow(self, depth: int) -> None:
+        while len(self._failed_at) <= depth:
+            self._failed_at.append(False)
+            self._counted_at.append(False)
+
+    def _leaf(self, depth: int, counts: Counts) -> None:
+        self._total = self._total + counts
+        self._counted_at[depth] = True
+        if counts.failed:
+            self._failed_at[depth] = True
+            self._stream_failed = True
+
+    def _parent(self, depth: int, *, failed: bool, kind: str) -> None:
+        """A line that closes a block of subtests: it adds only what the children did not show."""
+        child_failed = any(self._failed_at[depth + 1 :])
+        child_counted = any(self._counted_at[depth + 1 :])
+        for deeper in range(depth + 1, len(self._failed_at)):
+            self._failed_at[deeper] = False
+            self._counted_at[deeper] = False
+        if child_failed:
+            self._failed_at[depth] = True
+        elif failed and kind != "todo":
+            self._leaf(depth, _FAILED)  # the subtest failed on its own: a died child, a broken plan
+        elif not child_counted and kind:
+            self._leaf(depth, _outcome(failed=failed, kind=kind))  # a skipped or TODO subtest that ran nothing
+        if child_counted:
+            self._counted_at[depth] = True
+
+    def _plan_line(self, stripped: str, indent: int) -> bool:
+        match = _PLAN.match(stripped)
+        if not match or indent % 4:
+            return False
+        depth = indent // 4
+        self._deepest = max(self._deepest, depth)
+        if depth:
+            return True  # a subtest's plan: its parent's line says whether it held
+        self._recognised = True
+        if self._plan is not None or self._skip_all:
+            self._close_stream()  # a second plan: the next stream of a concatenated log
+        planned, comment = int(match.group(1)), match.group(2) or ""
+        self._plan = planned
+        if planned == 0 and comment.lower().startswith("skip"):
+            self._mark_skip_all()
+        self._complete = self._top_level > 0
+        return True
+
+    def _mark_skip_all(self) -> None:
+        if not self._skip_all:
+            self._skip_all = True
+            self._total = self._total + _SKIPPED
+
+    def _harness_line(self, line: str) -> None:
+        """Unindented lines that are not TAP: a version line, or prove's own lines."""
+        if line.startswith("TAP "):
+            if _VERSION.match(line):
+                self._recognised = True
+                if self._top_level or self._plan is not None or self._versioned:
+                    self._close_stream()
+                self._versioned = True
+            return
+        if self._file is not None and _PROVE_FAILED.match(line):
+            self._broken = True
+            return
+        if line.startswith(("Files=", "Result: ")):
+            self._prove_summary(line)
+            return
+        if " .." in line:
+            match = _PROVE_FILE.match(line)
+            if match:
+                name, verdict = match.group(1), match.group(2).strip()
+                # `Loading ... done` from a test's own output is not prove's: a new file needs a verdict
+                # prove writes (or none yet); later lines of the current file may carry stray stderr.
+                if name == self._file or not verdict or _PROVE_VERDICT.match(verdict):
+                    self._prove_file(name, verdict)
+
+    def _prove_file(self, name: str, verdict: str) -> None:
+        if name != self._file:
+            self._close_stream()
+            self._file = name
+        if _PROVE_OK.match(verdict):
+            self._close_stream()
+        elif verdict.startswith("skipped:"):
+            self._mark_skip_all()
+            self._close_stream()
+        elif _PROVE_FAILED.match(verdict):
+            self._broken = True
+
+    def _prove_summary(self, line: str) -> None:
+        files = _PROVE_FILES.match(line)
+        if files:
+            self._close_stream()
+            self._recognised = True
+            self._prove_tests = (self._prove_tests or 0) + int(files.group(2))
+            return
+        result = _PROVE_RESULT.match(line)
+        if result and self._prove_tests is not None:
+            self._prove_result = result.group(1)
+
+    def finish(self) -> Reading | None:
+        self._close_stream()
+        if not self._recognised:
+            return None
+        if self._prove_tests is not None and self._prove_tests != self._tap_tests:
+            if not self._tap_tests:
+                return self.reading(
+                    None,
+                    f"prove without -v prints no TAP: its `Tests={self._prove_tests}` counts passed, skipped and "
+                    "TODO tests together (run `prove -v` for counts)",
+                )
+            return self.reading(
+                None,
+                f"prove says `Tests={self._prove_tests}` but the log shows {self._tap_tests} TAP test lines "
+                "(output of parallel or partly verbose runs?)",
+            )
+        if self._prove_result == "FAIL" and not self._total.failed:
+            return self.reading(None, "prove says `Result: FAIL` but the log shows no failed test or broken file")
+        notes: list[str] = []
+        if self._errors:
+            notes.append(f"{self._errors} TAP stream(s) broke their plan or died: counted as 1 failed each")
+        if self._bailed:
+            notes.append("a test bailed out (`Bail out!`): the tests after it never ran")
+        return self.reading(self._total, notes=tuple(notes))
+
+
+def _outcome(*, failed: bool, kind: str) -> Counts:
+    if kind == "todo":
+        return _SKIPPED if failed else _PASSED
+    if failed:
+        return _FAILED
+    return _SKIPPED if kind == "skip" else _PASSED
+
+
+PARSER = TapParser

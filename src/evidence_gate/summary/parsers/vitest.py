@@ -1,0 +1,145 @@
+"""Vitest's default, basic, verbose and dot reporters (the summary block at the end of a run).
+
+The counts come from the final block of each run (labels right-aligned to 11 columns, then two
+spaces):
+
+     Test Files  1 failed | 1 passed (2)
+          Tests  2 failed | 5 passed | 1 expected fail | 1 skipped | 1 todo (10)
+
+Mapping: `failed` is failed; `passed` is passed; `skipped`, `todo` and `expected fail` (a
+`test.fails` that failed, as it should) are skipped. A suite with its own error (a test file that
+fails to load, a failing `beforeAll`) is listed under the `Failed Suites N` banner but not in
+`Tests`; each counts as one failed test, and never fewer than the failed test files that the failed
+tests cannot account for, so a failed file always makes the reading failed. Unhandled errors
+(`Errors  N errors`, which fail the run) count as failed too. `No test files found, exiting with code
+N` is zero counts.
+
+On a terminal vitest redraws a live summary (one space after each label, intermediate counts) while
+it runs; only the final block counts, and within one run (from its ` RUN  v…` banner) the last final
+block wins. Separate runs add up. Not trusted: a run that started but printed no final block.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import ZERO, LineParser, Reading
+
+_RUN = re.compile(r"^ RUN  v\d+\.\d+")
+_FILES = re.compile(r"^ *Test Files  (?:(?P<failed>\d+) failed(?: \| |(?= \()))?.*\(\d+\)$")
+_TESTS = re.compile(r"^ *Tests  (?:no tests|(?P<parts>\d+ [a-z ]+(?: \| \d+ [a-z ]+)*) \((?P<total>\d+)\))$")
+_PART = re.compile(r"^(?P<count>\d+) (?P<word>failed|passed|skipped|todo|expected fail)$")
+_ERRORS = re.compile(r"^ *Errors  (?P<count>\d+) errors?$")
+_FAILED_SUITES = re.compile(r"(?:^|⎯) ?Failed Suites (?P<count>\d+) ?(?:⎯|$)")
+_NO_FILES = re.compile(r"^No test files found, exiting with code \d+$")
+_BLOCK_TAIL = re.compile(r"^ *(?:Type Errors|Errors|Start at|Duration)  ")
+
+
+class VitestParser(LineParser):
+    """Takes the last final summary block of each vitest run and adds up the runs."""
+
+    name: ClassVar[str] = "vitest"
+    trusts: ClassVar[str] = (
+        "The final ' Test Files  ' / '      Tests  ' block of each run (failed suites and unhandled errors "
+        "count as failed), the last one per run, added up over runs."
+    )
+
+    def __init__(self) -> None:
+        self._total = ZERO
+        self._runs = 0
+        self._notes: list[str] = []
+        self._unread: str | None = None
+        self._started = False  # a RUN banner not yet followed by a final block
+        self._run: Counts | None = None  # the current run's latest final block
+        self._run_notes: list[str] = []
+        self._failed_suites = 0
+        self._failed_files: int | None = None  # set between `Test Files` and the next line
+        self._in_block = False  # on the block's lines after `Tests`, where `Errors` belongs
+
+    def feed(self, line: str) -> None:
+        if self._in_block:
+            self._in_block = bool(_BLOCK_TAIL.match(line))
+            if self._in_block:
+                self._block_tail(line)
+                return
+            self._failed_suites = 0
+        if self._failed_files is not None:
+            self._tests(line)
+        elif "Test Files  " in line:
+            files = _FILES.match(line)
+            if files:
+                self._failed_files = int(files["failed"] or 0)
+        elif line.startswith(" RUN  ") and _RUN.match(line):
+            self._end_run()
+            self._started = True
+        elif "Failed Suites" in line and (banner := _FAILED_SUITES.search(line)):
+            self._failed_suites = int(banner["count"])
+        elif line.startswith("No test files found") and _NO_FILES.match(line):
+            self._run = ZERO
+            self._run_notes = []
+
+    def _tests(self, line: str) -> None:
+        """The line right after `Test Files`; only a `Tests` line there completes a block."""
+        failed_files, self._failed_files = self._failed_files or 0, None
+        tests = _TESTS.match(line)
+        if tests is None:
+            return
+        passed = failed = skipped = 0
+        for part in tests["parts"].split(" | ") if tests["parts"] else ():
+            match = _PART.match(part)
+            if match is None:
+                self._unread = self._unread or f"vitest's Tests line has a part this parser does not know: {part!r}"
+                return
+            count, word = int(match["count"]), match["word"]
+            if word == "failed":
+                failed += count
+            elif word == "passed":
+                passed += count
+            else:
+                skipped += count
+        # A failed file holds a failed test or a suite error: at least this many suites failed alone.
+        extra = max(self._failed_suites, failed_files - failed, 0)
+        self._run = Counts(passed=passed, failed=failed + extra, skipped=skipped)
+        self._run_notes = []
+        if extra:
+            self._run_notes.append(
+                f"{extra} suite(s) failed outside any test (load error or hook) and are missing from 'Tests'; "
+                "each is counted as 1 failed test"
+            )
+        self._in_block = True
+
+    def _block_tail(self, line: str) -> None:
+        errors = _ERRORS.match(line)
+        if errors and self._run is not None:
+            count = int(errors["count"])
+            self._run = self._run + Counts(passed=0, failed=count, skipped=0)
+            self._run_notes.append(f"{count} unhandled error(s) outside tests counted as failed")
+
+    def _end_run(self) -> None:
+        if self._run is not None:
+            self._total = self._total + self._run
+            self._runs += 1
+            self._notes.extend(self._run_notes)
+        elif self._started:
+            self._unread = self._unread or "vitest started a run (' RUN  v...') but printed no final summary block"
+        self._run = None
+        self._run_notes = []
+        self._started = False
+        self._failed_suites = 0
+        self._in_block = False
+
+    def finish(self) -> Reading | None:
+        self._end_run()
+        if self._unread:
+            return self.reading(None, self._unread)
+        if not self._runs:
+            return None
+        notes = tuple(self._notes)
+        if self._runs > 1:
+            notes = (f"{self._runs} vitest runs added up", *notes)
+        return self.reading(self._total, notes=notes)
+
+
+PARSER = VitestParser

@@ -1,0 +1,67 @@
+"""The parsers, by name. Adding a runner is adding one module under `parsers/` and one line here.
+
+The order of `LINE_PARSERS` is the order in which content is recognised when no `--parser` or
+`--stack` narrows it: the first parser in this order that reads counts wins, so more specific
+formats come before the generic ones (node's TAP before plain TAP, `go test -json` before `-v`).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from evidence_gate.errors import UsageError
+from evidence_gate.summary.base import DocumentParser, LineParser
+
+DOCUMENT_PARSERS: dict[str, str] = {
+    "junit": "junit",
+    "xcresult": "xcresult",
+}
+
+LINE_PARSERS: dict[str, str] = {
+    "go-test-json": "go_test_json",
+    "cargo-test": "cargo_test",
+    "pytest": "pytest",
+    "unittest": "unittest",
+    "jest": "jest",
+    "vitest": "vitest",
+    "node-test": "node_test",
+    "mocha": "mocha",
+    "rspec": "rspec",
+    "minitest": "minitest",
+    "phpunit": "phpunit",
+    "ctest": "ctest",
+    "maven": "maven",
+    "gradle": "gradle",
+    "xcodebuild": "xcodebuild",
+    "tap": "tap",
+    "go-test": "go_test",
+}
+
+ALL_PARSERS = (*DOCUMENT_PARSERS, *LINE_PARSERS)
+
+
+def _exported(module: str) -> object:
+    """A parser module's one export, `PARSER`; imported on first use, so a run loads only what it reads."""
+    exported: object = importlib.import_module(f"evidence_gate.summary.parsers.{module}").PARSER
+    return exported
+
+
+def document_parser(name: str) -> DocumentParser:
+    parser = _exported(DOCUMENT_PARSERS[name])
+    if not isinstance(parser, DocumentParser):
+        raise TypeError(f"parsers/{DOCUMENT_PARSERS[name]}.py: PARSER is not a DocumentParser")
+    return parser
+
+
+def line_parser(name: str) -> LineParser:
+    """A fresh parser instance (line parsers keep state while they read)."""
+    parser_class = _exported(LINE_PARSERS[name])
+    if not (isinstance(parser_class, type) and issubclass(parser_class, LineParser)):
+        raise TypeError(f"parsers/{LINE_PARSERS[name]}.py: PARSER is not a LineParser class")
+    return parser_class()
+
+
+def check_names(names: tuple[str, ...] | list[str], where: str) -> None:
+    unknown = [name for name in names if name not in DOCUMENT_PARSERS and name not in LINE_PARSERS]
+    if unknown:
+        raise UsageError(f"{where}: unknown parser {unknown[0]!r} (known: {', '.join(sorted(ALL_PARSERS))})")

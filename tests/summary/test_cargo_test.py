@@ -1,0 +1,80 @@
+"""`cargo test` beyond the captured fixtures: closing lines of other libtest versions, benchmarks,
+a test binary that crashes, truncated logs, compile errors, and other runners' output."""
+
+from __future__ import annotations
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import Reading
+from evidence_gate.summary.parsers.cargo_test import CargoTestParser
+from evidence_gate.summary.read import clean_line
+
+
+def read(text: str) -> Reading | None:
+    parser = CargoTestParser()
+    for line in text.splitlines():
+        parser.feed(line)
+    return parser.finish()
+
+
+def test_closing_lines_with_every_part_and_without_filtered_out_add_up() -> None:
+    reading = read(
+        "running 4 tests\n"
+        "test result: FAILED. 1 passed; 1 failed; 1 ignored; 2 measured; 7 filtered out; finished in 0.01s\n"
+        "running 2 tests\n"
+        "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=5, failed=1, skipped=1)
+
+
+def test_a_binary_that_crashes_counts_its_printed_results_and_one_failed() -> None:
+    reading = read(
+        "     Running unittests src/lib.rs (target/debug/deps/fx-0123)\n"
+        "running 3 tests\n"
+        "test a ... ok\n"
+        "test c ... ignored\n"
+        "error: test failed, to rerun pass `--lib`\n"
+        "\n"
+        "Caused by:\n"
+        "  process didn't exit successfully: `target/debug/deps/fx-0123` (signal: 11, SIGSEGV)\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=1)
+    assert any("stopped before" in note for note in reading.notes)
+
+
+def test_a_log_cut_inside_a_binary_is_unparsed() -> None:
+    reading = read(
+        "running 1 test\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n"
+        "running 5 tests\ntest a ... ok\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "ends inside" in reading.reason
+
+
+def test_terminal_charset_escapes_are_removed_by_the_line_cleaner() -> None:
+    line = clean_line("test result: ok\x1b(B. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\r\n")
+    reading = read(f"running 1 test\n{line}\n")
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)
+
+
+def test_a_crate_whose_test_targets_do_not_compile_counts_once() -> None:
+    reading = read(
+        "error[E0425]: cannot find value `x` in this scope\n"
+        "error: could not compile `fx` (lib test) due to 1 previous error\n"
+        'error: could not compile `fx` (test "api") due to 1 previous error\n'
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=0, failed=1, skipped=0)
+
+
+def test_a_plain_cargo_build_failure_is_not_a_test_run() -> None:
+    assert read("error: could not compile `fx` (lib) due to 2 previous errors\n") is None
+
+
+def test_other_runners_output_is_not_cargo() -> None:
+    assert read("=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \texample.com/fx/a\t0.01s\n") is None
+    assert read("ok 1 - test result\n1..1\n") is None
+    assert read("test session starts\ntests/test_a.py::test_one PASSED\n") is None

@@ -1,0 +1,167 @@
+"""The JUnit reader: counting rules, and hostile or broken reports."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.model import Counts
+from evidence_gate.model import TestSummary as Summary
+from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
+from evidence_gate.summary.read import read_source
+
+
+def report(tmp_path: Path, text: str | bytes, name: str = "report.xml") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path
+
+
+def test_nested_suites_are_not_counted_twice(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        """<?xml version="1.0"?>
+<testsuites tests="3" failures="1">
+  <testsuite name="outer" tests="3" failures="1">
+    <testsuite name="inner" tests="2" failures="1">
+      <testcase name="a"/><testcase name="b"><failure message="boom"/></testcase>
+    </testsuite>
+    <testcase name="c"><skipped/></testcase>
+  </testsuite>
+</testsuites>""",
+    )
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=1, failed=1, skipped=1)
+    assert reading.notes == ()
+
+
+def test_a_suite_claiming_tests_it_does_not_hold_is_zero_tests_and_said(tmp_path: Path) -> None:
+    path = report(tmp_path, '<testsuite name="claims" tests="6" failures="0"></testsuite>')
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=0, failed=0, skipped=0)
+    assert reading.notes == ("suite 'claims' declares tests=6 but holds 0 test cases; the test cases were counted",)
+
+
+def test_errors_count_as_failed_and_a_namespace_is_fine(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuite xmlns="urn:x" tests="2"><testcase name="a"><error message="NPE"/></testcase>'
+        '<testcase name="b"/></testsuite>',
+    )
+    assert scan_junit(path).counts == Counts(passed=1, failed=1, skipped=0)
+
+
+def test_case_results_carry_names_outcomes_and_messages(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuite><testcase classname="cart" name="adds [SHOP-1#1]" file="cart.py" line="12"/>'
+        '<testcase classname="cart" name="totals [SHOP-1#2]"><failure message="3 != 4">trace</failure></testcase>'
+        '<testcase classname="cart" name="later"><skipped message="not yet"/></testcase></testsuite>',
+    )
+    seen: list[CaseResult] = []
+    scan_junit(path, seen.append)
+    assert [(case.name, case.outcome, case.message) for case in seen] == [
+        ("adds [SHOP-1#1]", "passed", None),
+        ("totals [SHOP-1#2]", "failed", "3 != 4"),
+        ("later", "skipped", None),
+    ]
+    assert (seen[0].file, seen[0].line) == ("cart.py", 12)
+
+
+def test_several_documents_in_one_file_add_up(tmp_path: Path) -> None:
+    document = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<testsuites><testsuite tests="1"><testcase name="t"/></testsuite></testsuites>\n'
+    )
+    path = report(tmp_path, document * 3)
+    assert scan_junit(path).counts == Counts(passed=3, failed=0, skipped=0)
+
+
+def test_a_declaration_split_across_read_chunks_is_still_a_boundary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evidence_gate.summary.parsers import junit
+
+    monkeypatch.setattr(junit, "CHUNK_BYTES", 7)
+    document = '<?xml version="1.0"?><testsuite><testcase name="t"/><testcase name="u"/></testsuite>'
+    path = report(tmp_path, document + document)
+    assert scan_junit(path).counts == Counts(passed=4, failed=0, skipped=0)
+
+
+def test_an_xml_file_that_is_not_junit_is_unparsed(tmp_path: Path) -> None:
+    reading = scan_junit(report(tmp_path, '<?xml version="1.0"?><project><testcase/></project>'))
+    assert reading.counts is None
+    assert reading.reason == "not a JUnit report (no <testsuites> or <testsuite> element)"
+
+
+def refused(path: Path) -> None:
+    summary = read_source(path, ["junit"])
+    assert summary.counts is None
+    assert summary.reason
+
+
+def test_an_external_file_entity_is_refused_without_reading_the_file(tmp_path: Path) -> None:
+    # The entity names a FIFO: opening it for reading would block until a writer comes, so a
+    # parser that tried to read it would hang here instead of answering at once.
+    fifo = tmp_path / "secret"
+    os.mkfifo(fifo)
+    path = report(
+        tmp_path,
+        f'<?xml version="1.0"?>\n<!DOCTYPE testsuite [<!ENTITY leak SYSTEM "file://{fifo}">]>\n'
+        '<testsuite><testcase name="&leak;"/></testsuite>',
+    )
+    answer: list[Summary] = []
+    worker = threading.Thread(target=lambda: answer.append(read_source(path, ["junit"])), daemon=True)
+    worker.start()
+    worker.join(timeout=5)
+    assert answer, "the parser tried to open the entity's file"
+    summary = answer[0]
+    assert summary.counts is None
+    assert "DOCTYPE" in (summary.reason or "")
+
+
+def test_an_external_http_entity_is_refused(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "http://127.0.0.1:9/x">]>'
+        '<testsuite><testcase name="&x;"/></testsuite>',
+    )
+    refused(path)
+
+
+def test_an_entity_expansion_bomb_is_refused_quickly(tmp_path: Path) -> None:
+    entities = "".join(
+        f'<!ENTITY e{n} "{"&e" + str(n - 1) + ";" * 1}{("&e" + str(n - 1) + ";") * 9}">' for n in range(1, 12)
+    )
+    path = report(
+        tmp_path,
+        f'<?xml version="1.0"?><!DOCTYPE bomb [<!ENTITY e0 "lol">{entities}]>'
+        '<testsuite><testcase name="&e11;"/></testsuite>',
+    )
+    start = time.monotonic()
+    refused(path)
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b'<?xml version="1.0"?><testsuite><testcase name="a"/><testcase na', "malformed XML"),
+        (b'<?xml version="1.0" encoding="UTF-8"?><testsuite><testcase name="caf\xe9"/></testsuite>', "malformed XML"),
+        (
+            '<?xml version="1.0" encoding="UTF-16"?><testsuite><testcase name="a"/></testsuite>'.encode("utf-16"),
+            "UTF-16",
+        ),
+        (b"", "empty input"),
+        (b"\x7fELF\x02\x01\x01\x00\x00\x00<testsuite>", "binary content"),
+    ],
+    ids=["truncated", "invalid-utf8", "utf16-bom", "empty", "binary"],
+)
+def test_broken_reports_are_unparsed_with_the_reason(tmp_path: Path, content: bytes, reason: str) -> None:
+    summary = read_source(report(tmp_path, content), ["junit"])
+    assert summary.counts is None
+    assert reason in (summary.reason or "")

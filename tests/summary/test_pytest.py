@@ -1,0 +1,114 @@
+"""pytest's closing line beyond the captured fixtures: every optional part, `-q`, several sessions,
+stopped and truncated sessions, and output that only looks like pytest's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import Reading
+from evidence_gate.summary.parsers.pytest import PytestParser
+from evidence_gate.summary.read import clean_line, read_lines
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
+
+
+def read(text: str) -> Reading | None:
+    parser = PytestParser()
+    for line in text.splitlines():
+        parser.feed(clean_line(line))
+    return parser.finish()
+
+
+def read_file(path: Path) -> Reading | None:
+    parser = PytestParser()
+    for line in read_lines(path):
+        parser.feed(line)
+    return parser.finish()
+
+
+def test_a_closing_line_with_every_part_maps_errors_to_failed_xfail_to_skipped_and_xpass_to_passed() -> None:
+    reading = read(
+        "=== 1 failed, 2 passed, 3 skipped, 4 deselected, 5 xfailed, 6 xpassed, 7 warnings, 8 errors "
+        "in 75.20s (0:01:15) ==="
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=8, failed=9, skipped=8)
+
+
+def test_the_bare_line_of_pytest_q_is_read() -> None:
+    reading = read(
+        "..F.\n=== FAILURES ===\nFAILED t.py::test_x - assert 1 == 2\n1 failed, 3 passed, 1 warning in 0.12s"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=3, failed=1, skipped=0)
+
+
+def test_a_bare_line_with_words_pytest_never_prints_is_not_pytest() -> None:
+    assert read("2 files changed in 0.10s") is None
+    assert read("3 passed in 2 seconds") is None
+
+
+def test_a_plugin_part_in_a_padded_line_is_noted_not_counted() -> None:
+    reading = read("========= 3 passed, 1 flaky in 0.10s =========")
+    assert reading is not None
+    assert reading.counts == Counts(passed=3, failed=0, skipped=0)
+    assert any("1 flaky" in note for note in reading.notes)
+
+
+def test_sessions_add_up() -> None:
+    reading = read(
+        "=== test session starts ===\n=== 2 passed in 0.10s ===\n"
+        "=== test session starts ===\n=== 1 failed, 1 skipped in 0.20s ==="
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=1)
+    assert "2 pytest sessions added up" in reading.notes
+
+
+def test_no_tests_ran_and_collect_only_are_zero() -> None:
+    assert read("=== no tests ran in 0.01s ===") == Reading(
+        parser="pytest", counts=Counts(passed=0, failed=0, skipped=0)
+    )
+    collected = read("========== 2 tests collected in 0.83s ==========")
+    assert collected is not None
+    assert collected.counts == Counts(passed=0, failed=0, skipped=0)
+    assert collected.notes
+
+
+def test_a_session_without_its_closing_line_is_unparsed() -> None:
+    reading = read("============ test session starts ============\ncollected 40 items\n\ntest_a.py ....")
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "closing" in reading.reason
+
+
+def test_a_second_session_starting_before_the_first_closed_is_unparsed() -> None:
+    reading = read("=== test session starts ===\ntest_a.py ..\n=== test session starts ===\n=== 3 passed in 0.10s ===")
+    assert reading is not None
+    assert reading.counts is None
+
+
+def test_a_keyboard_interrupt_before_a_green_closing_line_is_unparsed() -> None:
+    reading = read(
+        "=== test session starts ===\n"
+        "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!! KeyboardInterrupt !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
+        "(to show a full traceback on KeyboardInterrupt use --full-trace)\n"
+        "============================== 1 passed in 1.10s ==============================="
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "KeyboardInterrupt" in reading.reason
+
+
+def test_a_stopped_session_that_already_failed_keeps_its_counts() -> None:
+    reading = read("!!!!!! _pytest.outcomes.Exit: bye !!!!!!\n=== 1 failed, 1 passed in 0.50s ===")
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.notes
+
+
+def test_other_runners_output_is_not_pytest() -> None:
+    for runner in ("unittest", "jest", "vitest", "mocha", "node-test"):
+        for path in sorted((FIXTURES / runner).glob("*.log")):
+            assert read_file(path) is None, path

@@ -1,0 +1,150 @@
+"""TAP from producers other than the captured prove runs: TAP 14 subtests and YAML blocks,
+directives, broken plans, bail-outs, concatenated streams, prove cross-checks, and output that
+is not TAP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import Reading
+from evidence_gate.summary.parsers.tap import TapParser
+from evidence_gate.summary.read import read_source
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
+
+
+def read(text: str) -> Reading | None:
+    parser = TapParser()
+    for line in text.splitlines():
+        parser.feed(line)
+    return parser.finish()
+
+
+def counts(text: str) -> Counts | None:
+    reading = read(text)
+    assert reading is not None
+    return reading.counts
+
+
+def test_directives_map_to_skipped_xfail_and_xpass() -> None:
+    assert counts(
+        "TAP version 14\n"
+        "1..6\n"
+        "ok 1 - plain\n"
+        "ok 2 - later # SKIP no network\n"
+        "not ok 3 - known bug # TODO fix me\n"
+        "ok 4 - fixed by accident # todo\n"
+        "not ok 5 - skipped but failing # skip\n"
+        "ok 6 - hash in the name \\# TODO is escaped\n"
+    ) == Counts(passed=3, failed=1, skipped=2)
+
+
+def test_subtests_count_at_the_leaves_and_yaml_blocks_are_not_tests() -> None:
+    assert counts(
+        "TAP version 14\n"
+        "# Subtest: group\n"
+        "    # Subtest: inner\n"
+        "        ok 1 - deep\n"
+        "        1..1\n"
+        "    ok 1 - inner\n"
+        "    not ok 2 - fails\n"
+        "      ---\n"
+        "      output: |\n"
+        "        not ok 9 - quoted in a diagnostic\n"
+        "        ok 10 - also quoted\n"
+        "      ...\n"
+        "    1..2\n"
+        "not ok 1 - group\n"
+        "ok 2 - flat\n"
+        "1..2\n"
+    ) == Counts(passed=2, failed=1, skipped=0)
+
+
+def test_a_parent_adds_only_what_its_children_do_not_show() -> None:
+    assert counts(
+        "1..4\n"
+        "    ok 1 - child\n"
+        "    1..2\n"
+        "not ok 1 - died after one child\n"  # the child stream broke its plan: one error
+        "    1..0 # SKIP no database\n"
+        "ok 2 - database # SKIP no database\n"
+        "    1..0\n"
+        "ok 3 - empty group\n"
+        "ok 4 - leaf\n"
+    ) == Counts(passed=2, failed=1, skipped=1)
+
+
+def test_a_broken_or_missing_plan_is_one_failed_test() -> None:
+    assert counts("1..3\nok 1\nok 2\n") == Counts(passed=2, failed=1, skipped=0)
+    assert counts("1..1\nok 1\nok 2\n") == Counts(passed=2, failed=1, skipped=0)
+    assert counts("TAP version 13\nok 1\nok 2\n") == Counts(passed=2, failed=1, skipped=0)
+    assert counts("TAP version 13\n") == Counts(passed=0, failed=1, skipped=0)
+    # A broken stream that already shows a failure adds nothing.
+    assert counts("1..3\nok 1\nnot ok 2\n") == Counts(passed=1, failed=1, skipped=0)
+
+
+def test_bail_out_fails_the_stream() -> None:
+    reading = read("1..3\nok 1\nBail out! database went away\n")
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert any("bailed out" in note for note in reading.notes)
+
+
+def test_a_skip_all_plan_is_one_skipped_test() -> None:
+    assert counts("1..0 # SKIP no display\n") == Counts(passed=0, failed=0, skipped=1)
+    assert counts("1..0\n") == Counts(passed=0, failed=0, skipped=0)
+
+
+def test_concatenated_streams_are_checked_one_by_one() -> None:
+    assert counts(
+        "1..2\nok 1\nok 2\n"  # leading plan
+        "1..1\nok 1\n"  # a second plan starts the next stream
+        "ok 1\nnot ok 2\n1..2\n"  # trailing plan
+        "ok 1\n1..2\n"  # after a trailing plan a test starts a new, broken stream
+    ) == Counts(passed=5, failed=2, skipped=0)
+
+
+def test_prove_verbose_must_agree_with_its_tests_total() -> None:
+    reading = read("t/a.t .. \n1..2\nok 1\nok 2\nok\nAll tests successful.\nFiles=1, Tests=3,  0 wallclock secs\n")
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "Tests=3" in reading.reason
+
+
+def test_prove_result_fail_without_a_failure_is_unparsed() -> None:
+    reading = read("t/a.t .. \n1..1\nok 1\nok\nFiles=1, Tests=1,  0 wallclock secs\nResult: FAIL\n")
+    assert reading is not None
+    assert reading.counts is None
+
+
+def test_prove_with_timer_and_a_file_that_runs_nothing() -> None:
+    assert counts(
+        "[10:00:00] t/a.t .. \n1..1\nok 1 - fine\n[10:00:01] t/a.t .. ok      12 ms ( 0.00 usr )\n"
+        "[10:00:01] t/b.t .. \nNo subtests run \n"
+        "Files=2, Tests=1,  0 wallclock secs\nResult: FAIL\n"
+    ) == Counts(passed=1, failed=1, skipped=0)
+
+
+def test_prove_without_tests_reads_its_files() -> None:
+    assert counts("t/a.t .. skipped: no db\nt/b.t .. skipped: no net\nFiles=2, Tests=0,\nResult: NOTESTS\n") == Counts(
+        passed=0, failed=0, skipped=2
+    )
+
+
+def test_mocha_tap_reporter_output_reads_as_the_truth() -> None:
+    reading = read_source(FIXTURES / "mocha" / "mixed.tap.log", ["tap"])
+    assert reading.counts == Counts(passed=3, failed=3, skipped=2)
+
+
+def test_output_that_is_not_tap_is_not_claimed() -> None:
+    assert read("ok  \texample.com/fx/calc\t0.002s\nok  \texample.com/fx/text\t0.001s\n") is None
+    assert read("ok 1 - looks like a test\nnot ok 2 - but there is no plan or version\n") is None
+    assert read("Loading modules ... done\nok\n") is None
+    assert read("test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n") is None
+
+
+def test_a_test_printing_dots_does_not_split_its_stream() -> None:
+    assert counts("TAP version 13\nok 1 - a\nLoading fixtures ... done\nok 2 - b\n1..2\n") == Counts(
+        passed=2, failed=0, skipped=0
+    )

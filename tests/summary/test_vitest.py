@@ -1,0 +1,92 @@
+"""vitest's summary beyond the captured fixtures: unhandled errors, several runs, reruns, a run that
+never printed its final block, and parts this parser does not know."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from evidence_gate.model import Counts
+from evidence_gate.summary.base import Reading
+from evidence_gate.summary.parsers.vitest import VitestParser
+from evidence_gate.summary.read import read_lines
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
+RUN = "\n RUN  v3.2.4 /repo\n\n"
+
+
+def read(text: str) -> Reading | None:
+    parser = VitestParser()
+    for line in text.splitlines():
+        parser.feed(line)
+    return parser.finish()
+
+
+def final(files: str, tests: str, *extra: str) -> str:
+    lines = [f" Test Files  {files}", f"      Tests  {tests}", *extra, "   Start at  10:00:00", "   Duration  1.2s"]
+    return "\n".join(lines) + "\n"
+
+
+def test_unhandled_errors_count_as_failed() -> None:
+    reading = read(RUN + final("1 passed (1)", "4 passed (4)", "     Errors  2 errors"))
+    assert reading is not None
+    assert reading.counts == Counts(passed=4, failed=2, skipped=0)
+    assert reading.notes
+
+
+def test_runs_add_up_and_within_a_run_the_last_final_block_wins() -> None:
+    reading = read(
+        RUN
+        + final("1 failed (1)", "1 failed | 2 passed (3)")
+        + final("1 passed (1)", "3 passed (3)")
+        + RUN
+        + final("1 passed (1)", "1 passed | 1 todo (2)")
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=4, failed=0, skipped=1)
+
+
+def test_a_live_block_alone_is_not_a_result() -> None:
+    reading = read(RUN + " Test Files 0 passed (2)\n      Tests 3 passed (3)\n   Start at 10:00:00\n")
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason
+
+
+def test_a_failed_file_without_failed_tests_or_banner_reads_failed() -> None:
+    reading = read(RUN + final("1 failed | 2 passed (3)", "6 passed (6)"))
+    assert reading is not None
+    assert reading.counts == Counts(passed=6, failed=1, skipped=0)
+
+
+def test_no_tests_is_zero() -> None:
+    reading = read(RUN + final("1 passed (1)", "no tests"))
+    assert reading is not None
+    assert reading.counts == Counts(passed=0, failed=0, skipped=0)
+
+
+def test_an_unknown_part_is_not_guessed() -> None:
+    reading = read(RUN + final("1 passed (1)", "2 passed | 1 flaky (3)"))
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "flaky" in reading.reason
+
+
+def test_the_failed_tests_banner_is_not_a_summary_line() -> None:
+    assert read("⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯\n FAIL  a.test.js > x\n") is None
+
+
+def test_other_runners_output_is_not_vitest() -> None:
+    for runner in ("pytest", "unittest", "jest", "mocha", "node-test"):
+        for path in sorted((FIXTURES / runner).glob("*.log")):
+            parser = VitestParser()
+            for line in read_lines(path):
+                parser.feed(line)
+            assert parser.finish() is None, path
+
+
+def test_a_block_without_its_timing_lines_does_not_hide_the_next_run() -> None:
+    reading = read(
+        RUN + " Test Files  1 failed (1)\n      Tests  1 failed (1)\n" + RUN + final("1 passed (1)", "2 passed (2)")
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
