@@ -63,7 +63,13 @@ class Git:
     def _run(
         self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[bytes]:
-        full_env = {**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+        full_env = {
+            **os.environ,
+            "LC_ALL": "C",
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_OPTIONAL_LOCKS": "0",
+            "GIT_LITERAL_PATHSPECS": "1",  # a path is a path: no ':(glob)' magic from untrusted names
+        }
         full_env.pop("GIT_DIR", None)
         full_env.pop("GIT_WORK_TREE", None)
         full_env.pop("GIT_INDEX_FILE", None)
@@ -123,6 +129,57 @@ class Git:
             env = {"GIT_INDEX_FILE": str(private)}
             self._run(["-C", os.fsdecode(self.top), "add", "--all", "--", "."], env=env)
             return self._run(["write-tree"], env=env).stdout.decode().strip()
+
+    def is_tracked(self, relative: Path) -> bool:
+        """Whether git tracks the file at `relative` (to the top of the work tree)."""
+        result = self._run(
+            ["-C", os.fsdecode(self.top), "ls-files", "--error-unmatch", "--", os.fspath(relative)], check=False
+        )
+        return result.returncode == 0
+
+    def grep_fixed(self, needle: str) -> list[tuple[str, int, str]]:
+        """Every (path, line number, line) of a tracked text file whose line contains `needle`."""
+        result = self._run(
+            ["-C", os.fsdecode(self.top), "grep", "--fixed-strings", "--line-number", "-z", "-I", "-e", needle, "--"],
+            check=False,
+        )
+        if result.returncode not in (0, 1):
+            raise GitError(f"git grep failed: {_first_line(result.stderr)}")
+        # `path NUL number NUL line LF`; a path may hold a newline, so read field by field.
+        output = result.stdout
+        found = []
+        start = 0
+        while start < len(output):
+            path_end = output.index(b"\0", start)
+            number_end = output.index(b"\0", path_end + 1)
+            line_end = output.find(b"\n", number_end + 1)
+            end = len(output) if line_end == -1 else line_end
+            found.append(
+                (
+                    os.fsdecode(output[start:path_end]),
+                    int(output[path_end + 1 : number_end]),
+                    output[number_end + 1 : end].decode("utf-8", "replace"),
+                )
+            )
+            start = end + 1
+        return found
+
+    def head_moved_at(self) -> float | None:
+        """When HEAD last moved in this clone (checkout, commit, reset), from the reflog."""
+        result = self._run(["log", "--walk-reflogs", "-1", "--format=%gd", "--date=unix", "HEAD"], check=False)
+        text = result.stdout.decode().strip()
+        # "HEAD@{1732870000}"
+        if result.returncode != 0 or not text.startswith("HEAD@{"):
+            return None
+        try:
+            return float(text[len("HEAD@{") : -1])
+        except ValueError:
+            return None
+
+    def head_committed_at(self) -> float | None:
+        result = self._run(["log", "-1", "--format=%ct", "HEAD"], check=False)
+        text = result.stdout.decode().strip()
+        return float(text) if result.returncode == 0 and text.isdigit() else None
 
     def diff_raw(self, old: str, new: str) -> list[RawEntry]:
         output = self._run(["diff", "--raw", "-z", *_DIFF_OPTIONS, old, new, "--"]).stdout

@@ -1,0 +1,73 @@
+"""Is a report evidence of this run? A file that git tracks was committed, not produced; a file
+older than the start of the run was produced by an earlier one. Either is stale.
+
+The run's start is `--since` when given, else the moment HEAD last moved in this clone (a checkout,
+a commit: git's reflog), else the HEAD commit's time. Evidence older than that cannot be about the
+code at HEAD.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.git import Git
+
+# File times and git's times come from the same clock, but git keeps whole seconds.
+TOLERANCE_SECONDS = 1.0
+
+
+def parse_since(text: str) -> float:
+    """`--since`: seconds since the epoch, or an ISO 8601 time with its zone."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError as error:
+        raise UsageError(f"--since {text!r}: give seconds since the epoch or an ISO 8601 time") from error
+    if moment.tzinfo is None:
+        raise UsageError(f"--since {text!r}: give the time zone (e.g. 2026-11-29T10:00:00Z)")
+    return moment.timestamp()
+
+
+def run_started(repo: Path, since: str | None) -> tuple[float | None, str]:
+    """The start of the run, and where that time came from."""
+    if since is not None:
+        return parse_since(since), "--since"
+    try:
+        git = Git(repo)
+    except EvidenceGateError:
+        return None, "not in a git repository, so the run's start is unknown"
+    moved = git.head_moved_at()
+    if moved is not None:
+        return moved, "the last checkout or commit of HEAD"
+    committed = git.head_committed_at()
+    if committed is not None:
+        return committed, "the HEAD commit's time"
+    return None, "the repository has no commit, so the run's start is unknown"
+
+
+def stale_reports(paths: Sequence[Path], started: float | None) -> tuple[str, ...]:
+    """One line per stale report, naming the file and why."""
+    stale: list[str] = []
+    for path in paths:
+        if _tracked(path):
+            stale.append(f"{path} is committed to git, not produced by this run")
+        elif started is not None and path.stat().st_mtime < started - TOLERANCE_SECONDS:
+            written = datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
+            stale.append(f"{path} was written at {written}, before this run started")
+    return tuple(stale)
+
+
+def _tracked(path: Path) -> bool:
+    folder = path.resolve().parent
+    try:
+        git = Git(folder)
+    except EvidenceGateError:
+        return False
+    return git.is_tracked(Path(os.path.relpath(path.resolve(), git.top.resolve())))

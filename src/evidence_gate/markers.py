@@ -1,0 +1,142 @@
+"""Success and failure markers, and one streaming pass over a log to find them.
+
+A marker is evidence of what a tool said, not of how many tests ran: `BUILD SUCCESSFUL` and `ok`
+are printed for runs that executed nothing. Markers decide failure (a failure marker is decisive)
+and, for a build, success; for tests the counts decide (see gates/evidence.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from evidence_gate.errors import UsageError
+from evidence_gate.stacks.table import Adapter, AdapterTable
+from evidence_gate.summary.read import read_lines
+
+MAX_HITS_PER_KIND = 5
+
+
+class Claim(StrEnum):
+    BUILD = "build"
+    TEST = "test"
+
+
+class MarkerKind(StrEnum):
+    SUCCESS = "success"
+    FAILURE = "failure"
+    LOAD_ERROR = "load-error"
+    SKIPPED = "skipped"
+    EXIT = "exit"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkerSet:
+    """The patterns one claim is judged by."""
+
+    success: tuple[re.Pattern[str], ...]
+    failure: tuple[re.Pattern[str], ...]
+    load_error: tuple[re.Pattern[str], ...]
+    skipped: tuple[re.Pattern[str], ...]
+    exit_marker: re.Pattern[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkerHit:
+    kind: MarkerKind
+    pattern: str
+    line_number: int
+    line: str
+
+    def document(self) -> dict[str, object]:
+        return {"kind": str(self.kind), "pattern": self.pattern, "line": self.line_number, "text": self.line}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MarkerScan:
+    """What a log held: the first hits of each kind, the last exit code a wrapper echoed, its size
+    in lines (zero for an empty log: no evidence at all)."""
+
+    hits: tuple[MarkerHit, ...]
+    exit_code: int | None
+    lines: int
+
+    def of(self, kind: MarkerKind) -> tuple[MarkerHit, ...]:
+        return tuple(hit for hit in self.hits if hit.kind is kind)
+
+
+def markers_for(
+    table: AdapterTable,
+    claim: Claim,
+    adapter: Adapter | None,
+    success_pattern: str | None = None,
+    failure_pattern: str | None = None,
+) -> MarkerSet:
+    """The adapter's markers for the claim (the defaults, every adapter's, without one); a caller's
+    pattern replaces the list it names."""
+    adapters = [adapter] if adapter is not None and adapter.id != table.unknown.id else list(table.adapters.values())
+    if claim is Claim.BUILD:
+        success = _union(a.markers.build_success for a in adapters)
+        failure = _union(a.markers.build_failure for a in adapters)
+    else:
+        success = _union(a.markers.test_success for a in adapters)
+        failure = _union(a.markers.test_failure for a in adapters)
+    chosen = adapter or table.unknown
+    return MarkerSet(
+        success=(_caller_regex(success_pattern, "--success-pattern"),) if success_pattern else success,
+        failure=(_caller_regex(failure_pattern, "--failure-pattern"),) if failure_pattern else failure,
+        load_error=_union(a.markers.load_error for a in adapters) if claim is Claim.TEST else (),
+        skipped=_union(a.markers.skipped for a in adapters) if claim is Claim.TEST else (),
+        exit_marker=chosen.markers.exit_marker,
+    )
+
+
+def _union(groups: Iterable[tuple[re.Pattern[str], ...]]) -> tuple[re.Pattern[str], ...]:
+    seen: dict[str, re.Pattern[str]] = {}
+    for group in groups:
+        for pattern in group:
+            seen.setdefault(pattern.pattern, pattern)
+    return tuple(seen.values())
+
+
+def _caller_regex(pattern: str, flag: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, re.MULTILINE)
+    except re.error as error:
+        raise UsageError(f"{flag} {pattern!r}: not a valid regular expression ({error})") from error
+
+
+def scan_log(path: Path, markers: MarkerSet) -> MarkerScan:
+    """One pass over the log, in bounded memory; lines are cleaned as for summaries (no colours)."""
+    hits: list[MarkerHit] = []
+    counts = dict.fromkeys(MarkerKind, 0)
+    exit_code: int | None = None
+    number = 0
+    groups = (
+        (MarkerKind.FAILURE, markers.failure),
+        (MarkerKind.LOAD_ERROR, markers.load_error),
+        (MarkerKind.SKIPPED, markers.skipped),
+        (MarkerKind.SUCCESS, markers.success),
+    )
+    for number, line in enumerate(read_lines(path), start=1):
+        exit_match = markers.exit_marker.search(line)
+        if exit_match:
+            exit_code = int(exit_match.group("code"))
+            _record(hits, counts, MarkerKind.EXIT, markers.exit_marker.pattern, number, line)
+        for kind, patterns in groups:
+            for pattern in patterns:
+                if pattern.search(line):
+                    _record(hits, counts, kind, pattern.pattern, number, line)
+                    break
+    return MarkerScan(hits=tuple(hits), exit_code=exit_code, lines=number)
+
+
+def _record(
+    hits: list[MarkerHit], counts: dict[MarkerKind, int], kind: MarkerKind, pattern: str, number: int, line: str
+) -> None:
+    if counts[kind] < MAX_HITS_PER_KIND:
+        hits.append(MarkerHit(kind=kind, pattern=pattern, line_number=number, line=line[:500]))
+    counts[kind] += 1

@@ -1,0 +1,62 @@
+"""Running a user's command (a filtered test run): the one place the tool starts a shell.
+
+The command comes from the workflow's configuration, never from the pull request; values from
+the pull request reach it only through checked slots (see stacks/commands.py). Tokens are removed
+from its environment, so repository code run by a test command cannot use the workflow's token.
+Output goes to a file, so a long run is read in bounded memory like any log.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from evidence_gate.errors import UsageError
+
+SECRET_VARIABLES = frozenset(
+    {
+        "GITHUB_TOKEN",
+        "GH_TOKEN",
+        "INPUT_GITHUB-TOKEN",
+        "INPUT_GITHUB_TOKEN",
+        "ACTIONS_RUNTIME_TOKEN",
+        "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+        "ACTIONS_ID_TOKEN_REQUEST_URL",
+    }
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandRun:
+    command: str
+    exit_code: int
+    output: Path
+
+
+def scrubbed_environment() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name not in SECRET_VARIABLES}
+
+
+def run_shell(command: str, cwd: Path, output: Path, timeout: float) -> CommandRun:
+    """Run `command` with /bin/sh in `cwd`, stdout and stderr together into `output`."""
+    try:
+        with output.open("wb") as sink:
+            completed = subprocess.run(
+                ["/bin/sh", "-c", command],
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                env=scrubbed_environment(),
+                timeout=timeout,
+                check=False,
+            )
+    except subprocess.TimeoutExpired:
+        with output.open("ab") as sink:
+            sink.write(f"\n[evidence-gate] timed out after {timeout:.0f} s\n".encode())
+        return CommandRun(command=command, exit_code=124, output=output)
+    except OSError as error:
+        raise UsageError(f"cannot run `{command}` ({error.strerror or error})") from error
+    return CommandRun(command=command, exit_code=completed.returncode, output=output)

@@ -1,0 +1,42 @@
+"""What the verbs share: the adapter table a run uses, JSON output, file arguments, exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from evidence_gate.model import SummaryStatus
+from evidence_gate.stacks.table import AdapterTable, default_table, load_table
+
+EXIT_NO_TESTS = 3
+EXIT_UNPARSED = 4
+SUMMARY_EXIT = {
+    SummaryStatus.PASSED: EXIT_OK,
+    SummaryStatus.FAILED: EXIT_CHECK_FAILED,
+    SummaryStatus.NO_TESTS: EXIT_NO_TESTS,
+    SummaryStatus.UNPARSED: EXIT_UNPARSED,
+}
+
+
+def table(args: argparse.Namespace) -> AdapterTable:
+    return load_table(args.adapters) if args.adapters else default_table()
+
+
+def print_json(document: Any, out: TextIO) -> None:
+    # ensure_ascii keeps the output valid for any path git can hold (undecodable bytes included).
+    out.write(json.dumps(document, indent=2, ensure_ascii=True) + "\n")
+
+
+def existing_file(name: str) -> Path:
+    path = Path(name)
+    if not path.is_file():
+        raise UsageError(f"{name}: no such file" if not path.exists() else f"{name}: not a file")
+    return path
+
+
+def printable(text: str) -> str:
+    """Text on one terminal line: control characters shown as escapes, the rest as it is."""
+    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)

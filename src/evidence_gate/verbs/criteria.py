@@ -1,0 +1,135 @@
+"""`evidence-gate criteria`: is each acceptance criterion proven by a named, passing test?"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from evidence_gate.criteria_source import Criterion, criteria_from_body, criteria_from_count, read_body
+from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, EvidenceGateError
+from evidence_gate.gates.criteria import (
+    CommandOutcome,
+    CriterionResult,
+    CriterionStatus,
+    check_story,
+    from_command,
+    from_reports,
+    tag_of,
+)
+from evidence_gate.git import Git
+from evidence_gate.runner import run_shell
+from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
+from evidence_gate.summary.read import read_source, unreadable_reason
+from evidence_gate.summary.registry import ALL_PARSERS
+from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json
+
+NAME = "criteria"
+HELP = "per-criterion evidence: is each acceptance criterion proven by a named, passing test?"
+EPILOG = (
+    "Criteria are tagged in test names as [<story-id>#<n>]. From JUnit reports a criterion is green when tests "
+    "carry its tag and all passed, red when one did not pass (or the tag is in the test sources but in no "
+    "report: the suite did not load), missing when nothing carries it. With --command, one filtered test run "
+    "per criterion: {tag} is replaced verbatim, {tagRegex} regex-escaped; green when it exits 0 and ran a "
+    "test. Exit codes: 0 every criterion green; 1 one is red or missing; 2 usage error; 4 a report could "
+    "not be read."
+)
+DEFAULT_TIMEOUT = 1800.0
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--story", required=True, help="the story id in the tags, e.g. SHOP-12")
+    count = parser.add_mutually_exclusive_group(required=True)
+    count.add_argument("--count", type=int, help="the number of criteria")
+    count.add_argument(
+        "--from-pr-body",
+        metavar="FILE",
+        help="the checklist under '## Acceptance criteria' of the PR body (a GitHub event payload or a file)",
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--junit", action="append", metavar="F", help="a JUnit XML report")
+    source.add_argument("--command", metavar="TEMPLATE", help="a filtered test command with {tag} or {tagRegex}")
+    parser.add_argument("--repo", default=".", help="where the test sources are (default: .)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per command (default 1800)")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    story = check_story(args.story)
+    if args.count is not None:
+        criteria = criteria_from_count(args.count)
+    else:
+        criteria = criteria_from_body(read_body(existing_file(args.from_pr_body)), args.from_pr_body)
+    if args.junit:
+        results, unread = _from_junit(story, criteria, [existing_file(name) for name in args.junit], Path(args.repo))
+    else:
+        results, unread = _from_commands(story, criteria, args.command, Path(args.repo), args.timeout), []
+    ok = not unread and all(result.status is CriterionStatus.GREEN for result in results)
+    if args.json:
+        document = {"story": story, "ok": ok, "criteria": [result.document() for result in results]}
+        if unread:
+            document["unread"] = unread
+        print_json(document, out)
+    else:
+        for result in results:
+            text = f" {result.criterion.text}" if result.criterion.text else ""
+            out.write(f"{result.status:<7} {result.tag}{text}: {result.reason}\n")
+        for line in unread:
+            out.write(f"unread: {line}\n")
+    if unread:
+        return EXIT_UNPARSED
+    return EXIT_OK if ok else EXIT_CHECK_FAILED
+
+
+def _from_junit(
+    story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path
+) -> tuple[tuple[CriterionResult, ...], list[str]]:
+    cases: list[CaseResult] = []
+    unread: list[str] = []
+    marker = f"[{story}#"
+    for report in reports:
+        with report.open("rb") as handle:
+            reason = unreadable_reason(handle.read(64 * 1024))
+        reading = None if reason else scan_junit(report, lambda case: _keep(case, marker, cases))
+        if reason or (reading is not None and reading.counts is None):
+            unread.append(f"{report}: {reason or (reading.reason if reading else '')}")
+    return from_reports(story, criteria, cases, _tagged_sources(story, criteria, repo)), unread
+
+
+def _keep(case: CaseResult, marker: str, cases: list[CaseResult]) -> None:
+    """Only test cases that carry one of the story's tags are kept: a report may hold millions."""
+    if marker in case.name or marker in case.classname:
+        cases.append(case)
+
+
+def _tagged_sources(story: str, criteria: tuple[Criterion, ...], repo: Path) -> dict[str, list[str]]:
+    """Where each tag stands (`path:line`) in the repository's tracked files; nothing when `repo` is
+    not a git checkout."""
+    try:
+        git = Git(repo)
+    except EvidenceGateError:
+        return {}
+    lines = git.grep_fixed(f"[{story}#")
+    found: dict[str, list[str]] = {}
+    for criterion in criteria:
+        tag = tag_of(story, criterion.number)
+        places = [f"{path}:{number}" for path, number, text in lines if tag in text]
+        if places:
+            found[tag] = places
+    return found
+
+
+def _from_commands(
+    story: str, criteria: tuple[Criterion, ...], template: str, repo: Path, timeout: float
+) -> tuple[CriterionResult, ...]:
+    results = []
+    with tempfile.TemporaryDirectory(prefix="evidence-gate-criteria-") as scratch:
+        for criterion in criteria:
+            tag = tag_of(story, criterion.number)
+            command = template.replace("{tagRegex}", re.escape(tag)).replace("{tag}", tag)
+            run = run_shell(command, repo, Path(scratch) / f"criterion-{criterion.number}.log", timeout)
+            summary = read_source(run.output, ALL_PARSERS, label=command)
+            outcome = CommandOutcome(command=command, exit_code=run.exit_code, summary=summary)
+            results.append(from_command(criterion, tag, outcome))
+    return tuple(results)

@@ -1,0 +1,75 @@
+"""`evidence-gate evidence`: is the claim "the build passed" / "the tests passed" backed by the log?"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import TextIO
+
+from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
+from evidence_gate.freshness import run_started, stale_reports
+from evidence_gate.gates.evidence import EvidenceFacts, evaluate_evidence
+from evidence_gate.markers import Claim, markers_for, scan_log
+from evidence_gate.summary.read import candidate_parsers, combine, read_source
+from evidence_gate.verbs.common import existing_file, print_json, table
+from evidence_gate.verbs.summary import collect_summaries
+
+NAME = "evidence"
+HELP = "is the claim 'the build passed' or 'the tests passed' backed by the log?"
+EPILOG = (
+    "A failure marker is decisive. For a test claim the counts decide: the log's, else the reports'; zero "
+    "tests executed fails, and so does a log whose counts cannot be read (unless --attended, outside CI, "
+    "where the markers decide and the verdict says so). A report that git tracks or that is older than the "
+    "run is stale and fails the claim. Exit codes: 0 the claim holds; 1 it does not; 2 usage error (a "
+    "misspelt --stack included)."
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--claim", required=True, choices=[str(claim) for claim in Claim])
+    parser.add_argument("log", metavar="LOG", help="the build or test log")
+    parser.add_argument("--stack", help="judge with this stack's markers and parsers (an adapter id)")
+    parser.add_argument("--junit", action="append", default=[], metavar="F", help="a JUnit XML report")
+    parser.add_argument(
+        "--xcresult-json", action="append", default=[], metavar="F", help="xcresulttool's JSON, captured on a Mac"
+    )
+    parser.add_argument("--success-pattern", metavar="RE", help="replaces the stack's success markers")
+    parser.add_argument("--failure-pattern", metavar="RE", help="replaces the stack's failure markers")
+    parser.add_argument(
+        "--attended", action="store_true", help="outside CI, let markers decide when no count can be read"
+    )
+    parser.add_argument(
+        "--since", metavar="TIME", help="the run's start (epoch seconds or ISO 8601); default: HEAD's last checkout"
+    )
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    adapters = table(args)
+    adapter = adapters.get(args.stack) if args.stack else None
+    unknown = adapter is not None and adapter.id == adapters.unknown.id
+    claim = Claim(args.claim)
+    log = existing_file(args.log)
+    reports = [existing_file(name) for name in (*args.junit, *args.xcresult_json)]
+    markers = markers_for(adapters, claim, adapter, args.success_pattern, args.failure_pattern)
+    candidates = candidate_parsers(None, adapter.parsers if adapter and not unknown else None)
+    report_summaries = collect_summaries([], candidates, args.junit, args.xcresult_json)
+    started, _ = run_started(Path.cwd(), args.since)
+    verdict = evaluate_evidence(
+        EvidenceFacts(
+            claim=claim,
+            unknown_stack=unknown,
+            scan=scan_log(log, markers),
+            log_summary=read_source(log, candidates) if claim is Claim.TEST else None,
+            report_summary=combine(report_summaries) if report_summaries else None,
+            stale=stale_reports([log, *reports], started),
+            attended=args.attended,
+            in_ci=os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true",
+        )
+    )
+    if args.json:
+        print_json(verdict.document(), out)
+    else:
+        state = "not applicable" if verdict.not_applicable else ("ok" if verdict.ok else "FAILED")
+        out.write(f"{claim} claim: {state}: {verdict.reason}\n")
+    return EXIT_OK if verdict.ok else EXIT_CHECK_FAILED

@@ -1,0 +1,188 @@
+"""Per-criterion evidence, from real JUnit reports (written by pytest) and real filtered test runs
+(node --test), in real git repositories."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evidence_gate.criteria_source import criteria_from_body, read_body
+from evidence_gate.errors import UsageError
+
+from .conftest import CliResult, Repo
+
+PYTEST_SUITE = """\
+import pytest
+
+@pytest.mark.parametrize("case", ["[SHOP-7#1] adds an item"])
+def test_cart_adds(case):
+    assert 1 + 1 == 2
+
+@pytest.mark.parametrize("case", ["[SHOP-7#2] totals the cart", "[SHOP-7#2] totals an empty cart"])
+def test_cart_totals(case):
+    assert case.endswith("the cart"), "an empty cart totals 0"
+"""
+UNLOADED_TEST = '''\
+import missing_module  # the suite cannot load
+
+def test_discount():
+    """[SHOP-7#3] applies a discount"""
+'''
+BODY = """\
+Adds a shopping cart.
+
+## Acceptance criteria
+- [x] adding an item puts it in the cart
+- [ ] the total is the sum of the items
+* [ ] a discount code lowers the total
+- [ ] the cart survives a reload
+
+## Notes
+- [ ] not a criterion: under another heading
+"""
+
+
+def run_pytest(repo: Repo) -> Path:
+    """Run pytest for real in `repo`, writing its JUnit report outside the repository."""
+    report = repo.path.parent / "junit.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}", "tests/test_cart.py"],
+        cwd=repo.path,
+        capture_output=True,
+        check=False,
+    )
+    return report
+
+
+def criteria(cli: Callable[..., CliResult], *args: object) -> tuple[int, dict[str, Any]]:
+    result = cli("criteria", *args, "--json")
+    return result.code, json.loads(result.out) if result.out else {"err": result.err}
+
+
+def test_criteria_from_a_real_junit_report(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    repo.commit("tests", {"tests/test_cart.py": PYTEST_SUITE, "tests/test_discount.py": UNLOADED_TEST})
+    report = run_pytest(repo)
+    code, document = criteria(cli, "--story", "SHOP-7", "--count", "4", "--junit", report, "--repo", repo.path)
+    assert code == 1
+    statuses = [(item["n"], item["status"]) for item in document["criteria"]]
+    assert statuses == [(1, "green"), (2, "red"), (3, "red"), (4, "missing")]
+    assert document["criteria"][1]["reason"].startswith("1 of 2 tests did not pass: ")
+    assert document["criteria"][2]["reason"] == (
+        "the tag is in the test sources (tests/test_discount.py:4) but no test in the reports carries it:"
+        " the suite may not have loaded"
+    )
+    assert document["criteria"][3]["reason"] == "no test names it"
+    assert document["ok"] is False
+
+
+def test_every_criterion_green_exits_0(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    repo.commit("tests", {"tests/test_cart.py": PYTEST_SUITE.replace('"[SHOP-7#2] totals an empty cart"', "")})
+    report = run_pytest(repo)
+    code, document = criteria(cli, "--story", "SHOP-7", "--count", "2", "--junit", report, "--repo", repo.path)
+    assert (code, document["ok"]) == (0, True)
+
+
+def test_the_criteria_come_from_the_pr_body_checklist(
+    tmp_path: Path, repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    repo.commit("tests", {"tests/test_cart.py": PYTEST_SUITE})
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"action": "opened", "pull_request": {"number": 7, "body": BODY}}))
+    code, document = criteria(
+        cli, "--story", "SHOP-7", "--from-pr-body", event, "--junit", run_pytest(repo), "--repo", repo.path
+    )
+    assert code == 1
+    assert [(item["n"], item["text"]) for item in document["criteria"]] == [
+        (1, "adding an item puts it in the cart"),
+        (2, "the total is the sum of the items"),
+        (3, "a discount code lowers the total"),
+        (4, "the cart survives a reload"),
+    ]
+
+
+def test_pr_body_parsing_handles_crlf_fences_and_heading_levels() -> None:
+    body = (
+        "### Acceptance Criteria:\r\n"
+        "```\r\n- [ ] inside a fence, not a criterion\r\n```\r\n"
+        "1. [ ] numbered items count\r\n"
+        "- [X] checked ones too\r\n"
+        "#### A sub-heading does not end the section\r\n"
+        "- [ ] still a criterion\r\n"
+        "## A higher heading ends it\r\n"
+        "- [ ] not a criterion\r\n"
+    )
+    assert [c.text for c in criteria_from_body(body, "body")] == [
+        "numbered items count",
+        "checked ones too",
+        "still a criterion",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("no heading here\n- [ ] x\n", "no '## Acceptance criteria' heading"),
+        ("## Acceptance criteria\nJust prose.\n", "no checklist items"),
+    ],
+)
+def test_a_body_without_criteria_is_a_usage_error(body: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        criteria_from_body(body, "body")
+
+
+def test_an_event_payload_that_is_not_a_pull_request_is_refused(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"ref": "refs/heads/main"}))
+    with pytest.raises(UsageError, match="not a pull_request event payload"):
+        read_body(event)
+
+
+NODE_SUITE = """\
+const test = require('node:test');
+const assert = require('node:assert');
+test('[SHOP-9#1] adds an item', () => { assert.strictEqual(1 + 1, 2); });
+test('[SHOP-9#2] totals the cart', () => { assert.strictEqual(2 + 2, 5); });
+test('unrelated', () => {});
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_criteria_by_filtered_runs_of_a_real_runner(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    repo.commit("tests", {"cart.test.js": NODE_SUITE})
+    code, document = criteria(
+        cli,
+        "--story",
+        "SHOP-9",
+        "--count",
+        "3",
+        "--command",
+        'node --test --test-reporter=tap --test-name-pattern="{tagRegex}" cart.test.js',
+        "--repo",
+        repo.path,
+    )
+    assert code == 1
+    assert [item["status"] for item in document["criteria"]] == ["green", "red", "missing"]
+    assert document["criteria"][0]["reason"].endswith("exited 0: 1 tests passed")
+    assert f'--test-name-pattern="{re.escape("[SHOP-9#1]")}"' in document["criteria"][0]["reason"]
+
+
+def test_a_story_id_that_could_break_a_command_is_refused(cli: Callable[..., CliResult]) -> None:
+    result = cli("criteria", "--story", "X$(touch pwned)", "--count", "1", "--command", "echo {tag}")
+    assert result.code == 2
+    assert result.err.startswith("evidence-gate: error: --story 'X$(touch pwned)': use letters, digits")
+
+
+def test_an_unreadable_report_exits_4(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    broken = tmp_path / "junit.xml"
+    broken.write_text("<testsuite><testcase name='[S-1#1] a'")
+    code, document = criteria(cli, "--story", "S-1", "--count", "1", "--junit", broken, "--repo", tmp_path)
+    assert code == 4
+    assert document["unread"][0].startswith(f"{broken}: malformed XML")

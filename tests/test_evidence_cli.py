@@ -1,0 +1,143 @@
+"""`evidence-gate evidence` on real runner output: the claims that markers alone would wave through."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import CliResult, Repo
+
+LOGS = Path(__file__).parent / "fixtures" / "stack-logs"
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Callable[[str], Path]:
+    """A fixture copied to a temp dir: untracked, and written now."""
+
+    def copy(name: str) -> Path:
+        target = tmp_path / name.replace("/", "-")
+        shutil.copy(LOGS / name, target)
+        return target
+
+    return copy
+
+
+def evidence(cli: Callable[..., CliResult], *args: object) -> tuple[int, dict[str, Any]]:
+    result = cli("evidence", *args, "--since", "0", "--json")
+    return result.code, json.loads(result.out) if result.out else {}
+
+
+def test_gradle_build_successful_is_not_a_test_count(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "jvm", fresh("gradle/success.log"))
+    assert code == 1
+    assert str(verdict["reason"]).startswith("no test count could be read (")
+
+
+def test_the_gradle_reports_of_the_same_run_supply_the_count(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    reports = [fresh(f"gradle/{path.name}") for path in sorted((LOGS / "gradle").glob("success.*.junit.xml"))]
+    args = [arg for report in reports for arg in ("--junit", report)]
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "jvm", fresh("gradle/success.log"), *args)
+    assert code == 0, verdict
+    assert verdict["counts"]["source"].startswith("junit")
+
+
+def test_a_build_claim_is_backed_by_the_build_marker(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    code, verdict = evidence(cli, "--claim", "build", "--stack", "jvm", fresh("gradle/success.log"))
+    assert code == 0
+    assert verdict["markers"][0]["text"].startswith("BUILD SUCCESSFUL in ")
+
+
+def test_xcode_test_succeeded_with_zero_tests_fails(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "ios", fresh("xcodebuild/zero-tests.log"))
+    assert (code, verdict["reason"]) == (1, "no tests executed (0 skipped)")
+
+
+def test_go_ok_without_counts_fails_unattended(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "go", fresh("go-test/success.log"))
+    assert code == 1
+    assert "markers alone do not say how many tests ran" in str(verdict["reason"])
+
+
+def test_go_verbose_output_holds_the_claim(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "go", fresh("go-test/success.v.log"))
+    assert (code, verdict["reason"]) == (0, "6 tests executed, all passed (0 skipped)")
+
+
+def test_a_failing_run_fails_on_its_marker(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "python", fresh("pytest/failure.log"))
+    assert code == 1
+    assert str(verdict["reason"]).startswith("failure marker at line ")
+
+
+def test_a_committed_junit_report_is_stale(
+    repo: Repo, cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    report = repo.path / "junit.xml"
+    shutil.copy(LOGS / "pytest" / "success.junit.xml", report)
+    repo.commit("commit a report")
+    log = fresh("go-test/success.log")
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "go", log, "--junit", report)
+    assert code == 1
+    assert verdict["stale"] == [f"{report} is committed to git, not produced by this run"]
+
+
+def test_a_report_older_than_the_run_is_stale(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
+    report = fresh("pytest/success.junit.xml")
+    os.utime(report, (1_000_000_000, 1_000_000_000))
+    log = fresh("go-test/success.log")
+    result = cli(
+        "evidence", "--claim", "test", "--stack", "go", log, "--junit", report, "--since", "2026-01-01T00:00:00Z"
+    )
+    assert result.code == 1
+    assert "was written at 2001-09-09" in result.out
+    assert "before this run started" in result.out
+
+
+def test_a_misspelt_stack_is_a_usage_error_not_a_silent_default(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    result = cli("evidence", "--claim", "test", "--stack", "jvmm", fresh("gradle/success.log"))
+    assert result.code == 2
+    assert result.err.startswith("evidence-gate: error: unknown stack 'jvmm'")
+
+
+def test_a_caller_pattern_replaces_the_markers(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
+    code, verdict = evidence(
+        cli, "--claim", "build", "--stack", "jvm", fresh("gradle/success.log"), "--failure-pattern", r"^BUILD SUCC"
+    )
+    assert code == 1
+    assert str(verdict["reason"]).startswith("failure marker at line ")
+
+
+def test_a_bad_caller_pattern_is_a_usage_error(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
+    result = cli("evidence", "--claim", "build", fresh("gradle/success.log"), "--success-pattern", "(")
+    assert result.code == 2
+    assert result.err.startswith("evidence-gate: error: --success-pattern '(': not a valid regular expression")
+
+
+def test_the_unknown_stack_passes_present_evidence_as_not_applicable(
+    tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    log = tmp_path / "make.log"
+    log.write_text("cc -o app main.c\nall done\n")
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "unknown", log)
+    assert (code, verdict["ok"], verdict["notApplicable"]) == (0, True, True)
+
+
+def test_a_missing_log_is_a_usage_error(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    result = cli("evidence", "--claim", "test", tmp_path / "nope.log")
+    assert (result.code, result.err) == (2, f"evidence-gate: error: {tmp_path / 'nope.log'}: no such file\n")

@@ -1,0 +1,118 @@
+"""`evidence-gate summary` as users run it: files, stdin, several sources, exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import CliResult
+
+LOGS = Path(__file__).parent / "fixtures" / "stack-logs"
+
+
+def test_a_mixed_run_reads_its_counts_into_the_documented_document(cli: Callable[..., CliResult]) -> None:
+    result = cli("summary", LOGS / "pytest" / "mixed.log", "--json")
+    assert result.code == 1
+    document = json.loads(result.out)
+    assert {key: document[key] for key in ("executed", "passed", "failed", "skipped", "parser", "status")} == {
+        "executed": 7,
+        "passed": 4,
+        "failed": 3,
+        "skipped": 3,
+        "parser": "pytest",
+        "status": "failed",
+    }
+    assert document["source"].endswith("mixed.log")
+
+
+@pytest.mark.parametrize(
+    ("fixture", "code"),
+    [("pytest/success.log", 0), ("pytest/failure.log", 1), ("pytest/zero-tests.log", 3), ("go-test/success.log", 4)],
+)
+def test_exit_codes_follow_the_status(cli: Callable[..., CliResult], fixture: str, code: int) -> None:
+    assert cli("summary", LOGS / fixture).code == code
+
+
+def test_a_file_is_read_whatever_its_name_says(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    disguised = tmp_path / "report.xml"
+    shutil.copy(LOGS / "pytest" / "success.log", disguised)
+    assert json.loads(cli("summary", disguised, "--json").out)["parser"] == "pytest"
+
+
+def test_stdin_is_read_with_a_dash() -> None:
+    log = (LOGS / "go-test" / "mixed.json.log").read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "evidence_gate", "summary", "-", "--json"], input=log, capture_output=True, check=False
+    )
+    document = json.loads(result.stdout)
+    assert (document["parser"], document["source"], result.returncode) == ("go-test-json", "-", 1)
+
+
+def test_several_sources_add_up_and_are_listed(cli: Callable[..., CliResult]) -> None:
+    reports = sorted((LOGS / "maven").glob("success.*.junit.xml"))
+    args = [arg for report in reports for arg in ("--junit", report)]
+    document = json.loads(cli("summary", *args, "--json").out)
+    assert (document["executed"], document["passed"], document["status"]) == (8, 8, "passed")
+    assert len(document["sources"]) == 4
+
+
+def test_one_unreadable_source_makes_the_total_unparsed(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    result = cli("summary", LOGS / "pytest" / "success.log", empty, "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["status"], document["executed"]) == (4, "unparsed", None)
+    assert document["reason"] == f"{empty}: empty input"
+
+
+def test_a_stack_narrows_the_parsers(cli: Callable[..., CliResult]) -> None:
+    result = cli("summary", LOGS / "pytest" / "success.log", "--stack", "go", "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["status"]) == (4, "unparsed")
+    assert document["reason"] == "no parser recognised this output (tried: go-test-json, go-test, junit)"
+
+
+def test_a_misspelt_stack_or_parser_is_a_usage_error(cli: Callable[..., CliResult]) -> None:
+    stack = cli("summary", LOGS / "pytest" / "success.log", "--stack", "pyton")
+    parser = cli("summary", LOGS / "pytest" / "success.log", "--parser", "pytset")
+    assert (stack.code, parser.code) == (2, 2)
+    assert stack.err.startswith("evidence-gate: error: unknown stack 'pyton'")
+    assert parser.err.startswith("evidence-gate: error: --parser: unknown parser 'pytset'")
+
+
+def test_no_input_is_a_usage_error(cli: Callable[..., CliResult]) -> None:
+    result = cli("summary")
+    assert (result.code, result.err) == (
+        2,
+        "evidence-gate: error: summary: give at least one input (a file, '-' for standard input, --junit or"
+        " --xcresult)\n",
+    )
+
+
+def test_an_xcresult_bundle_without_xcrun_is_unparsed_with_the_reason(
+    tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    if shutil.which("xcrun"):
+        pytest.skip("this machine has xcrun")
+    bundle = tmp_path / "Tests.xcresult"
+    bundle.mkdir()
+    result = cli("summary", "--xcresult", bundle, "--json")
+    assert result.code == 4
+    assert "xcresulttool is not available on this machine" in json.loads(result.out)["reason"]
+
+
+def test_xcresult_json_captured_on_a_mac_is_read(cli: Callable[..., CliResult]) -> None:
+    result = cli("summary", "--xcresult-json", LOGS / "xcresult" / "failure.summary.json", "--json")
+    assert (result.code, json.loads(result.out)["parser"]) == (1, "xcresult")
+
+
+def test_text_output_is_one_line_per_source(cli: Callable[..., CliResult]) -> None:
+    result = cli("summary", LOGS / "cargo-test" / "success.log")
+    assert result.out.startswith("passed: ")
+    assert "(cargo-test)" in result.out
