@@ -116,3 +116,32 @@ def test_text_output_is_one_line_per_source(cli: Callable[..., CliResult]) -> No
     result = cli("summary", LOGS / "cargo-test" / "success.log")
     assert result.out.startswith("passed: ")
     assert "(cargo-test)" in result.out
+
+
+HOSTILE_REPORTS = {
+    "external-file-entity": b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+    b'<testsuite><testcase name="&x;"/></testsuite>',
+    "external-http-entity": b'<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "http://127.0.0.1:9/">]>'
+    b'<testsuite><testcase name="&x;"/></testsuite>',
+    "entity-bomb": b'<?xml version="1.0"?><!DOCTYPE b [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">'
+    b'<!ENTITY c "&b;&b;&b;&b;&b;&b;">]><testsuite><testcase name="&c;"/></testsuite>',
+    "truncated": b'<?xml version="1.0"?><testsuite tests="2"><testcase name="a"/><testca',
+    "invalid-utf8": b'<?xml version="1.0" encoding="UTF-8"?><testsuite><testcase name="\xff\xfe"/></testsuite>',
+    "utf16-bom": '<?xml version="1.0"?><testsuite><testcase name="a"/></testsuite>'.encode("utf-16"),
+    "empty": b"",
+    "binary": bytes(range(256)) * 4,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_REPORTS))
+@pytest.mark.parametrize("as_junit", [True, False], ids=["--junit", "file"])
+def test_hostile_or_broken_input_is_unparsed_with_exit_4(
+    tmp_path: Path, cli: Callable[..., CliResult], kind: str, as_junit: bool
+) -> None:
+    path = tmp_path / "report.xml"
+    path.write_bytes(HOSTILE_REPORTS[kind])
+    result = cli("summary", *(["--junit", path] if as_junit else [path]), "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["status"]) == (4, "unparsed")
+    assert document["reason"]
+    assert "root:" not in result.out  # nothing of /etc/passwd came through an entity
