@@ -1,0 +1,1 @@
+"""JSON Schemas of the documents the tool reads and writes (the ledger, the repository config)."""
