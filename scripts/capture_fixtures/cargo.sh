@@ -5,56 +5,23 @@
 # fresh temp dir and captures the default output, a pseudo-terminal run,
 # `--no-fail-fast`, and libtest's unstable json / junit formats.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/cargo-test"
+out="$stack_logs/cargo-test"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
 # `script` (pseudo-terminal capture) comes from bsdutils.
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends bsdutils
+apt_install shown bsdutils
 
 command -v cargo >/dev/null || { echo "cargo not found (install a Rust toolchain, e.g. via rustup)" >&2; exit 1; }
 
-work=$(mktemp -d /tmp/fx-cargo.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work fx-cargo
 
 export CARGO_NET_OFFLINE=true
 # One test thread: libtest then prints results in a stable (name) order.
 export RUST_TEST_THREADS=1
 unset RUST_BACKTRACE RUSTFLAGS RUSTDOCFLAGS CARGO_TERM_COLOR CARGO_TERM_PROGRESS_WHEN CARGO_BUILD_JOBS || true
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
-
-# capture FILE CMD... : combined stdout+stderr as piped
-capture() {
-  local file=$1; shift
-  local rc=0
-  "$@" >"$out/$file" 2>&1 || rc=$?
-  echo "captured $file (exit $rc)"
-}
-
-# capture_tty FILE "CMD" : the same under a pseudo-terminal
-capture_tty() {
-  local file=$1 cmd=$2
-  local rc=0
-  TERM=xterm-256color script -q -e -c "$cmd" /dev/null >"$out/$file" </dev/null || rc=$?
-  echo "captured $file (exit $rc)"
-}
-
-# capture_stdout FILE CMD... : stdout only (the junit report), stderr dropped
-capture_stdout() {
-  local file=$1; shift
-  local rc=0
-  "$@" >"$out/$file" 2>/dev/null || rc=$?
-  if [ ! -s "$out/$file" ]; then
-    rm -f "$out/$file"
-    echo "no stdout for $file (exit $rc); not kept"
-  else
-    echo "captured $file (exit $rc)"
-  fi
-}
+fresh_dir "$out"
 
 new_crate() {
   local dir="$work/$1"
@@ -329,14 +296,15 @@ junit_args=(-- -Z unstable-options --format junit)
 for c in success failure zero-tests all-skipped mixed load-error; do
   cd "$work/$c"
   cargo clean -q
-  capture "$c.log" cargo test
+  capture "$out/$c.log" cargo test
   cargo clean -q
-  capture_tty "$c.tty.log" "cargo test"
+  capture_tty "$out/$c.tty.log" "cargo test"
   case $c in
-    failure|mixed) capture "$c.no-fail-fast.log" cargo test --no-fail-fast ;;
+    failure|mixed) capture "$out/$c.no-fail-fast.log" cargo test --no-fail-fast ;;
   esac
-  capture "$c.json.log" env RUSTC_BOOTSTRAP=1 cargo test "${json_args[@]}"
-  capture_stdout "$c.junit.xml" env RUSTC_BOOTSTRAP=1 cargo test "${junit_args[@]}"
+  capture "$out/$c.json.log" env RUSTC_BOOTSTRAP=1 cargo test "${json_args[@]}"
+  # the junit report is stdout only; no file is kept where libtest wrote none
+  capture_stdout --drop-empty "$out/$c.junit.xml" env RUSTC_BOOTSTRAP=1 cargo test "${junit_args[@]}"
 done
 
 cargo --version

@@ -4,38 +4,18 @@
 # into a fresh temp dir, builds them and captures `ctest --output-on-failure`
 # together with its `--output-junit` report.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/ctest"
+out="$stack_logs/ctest"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends cmake make gcc libc6-dev bsdutils
+apt_install shown cmake make gcc libc6-dev bsdutils
 
-work=$(mktemp -d /tmp/fx-ctest.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work fx-ctest
 
 unset CTEST_OUTPUT_ON_FAILURE CTEST_PARALLEL_LEVEL CTEST_PROGRESS_OUTPUT CMAKE_GENERATOR CMAKE_BUILD_PARALLEL_LEVEL || true
 export LC_ALL=C
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
-
-# capture FILE CMD... : combined stdout+stderr as piped
-capture() {
-  local file=$1; shift
-  local rc=0
-  "$@" >"$out/$file" 2>&1 || rc=$?
-  echo "captured $file (exit $rc)"
-}
-
-# capture_tty FILE "CMD" : the same under a pseudo-terminal (ctest colours its summary there)
-capture_tty() {
-  local file=$1 cmd=$2
-  local rc=0
-  TERM=xterm-256color script -q -e -c "$cmd" /dev/null >"$out/$file" </dev/null || rc=$?
-  echo "captured $file (exit $rc)"
-}
+fresh_dir "$out"
 
 # A tiny library plus one test driver; each add_test() runs one named check.
 write_sources() {
@@ -155,25 +135,26 @@ for c in success failure zero-tests all-skipped mixed; do
   cmake -S . -B build >/dev/null
   cmake --build build >/dev/null
   cd build
-  capture "$c.log" ctest --output-on-failure --output-junit "$work/$c/junit.xml"
+  capture "$out/$c.log" ctest --output-on-failure --output-junit "$work/$c/junit.xml"
   cp "$work/$c/junit.xml" "$out/$c.junit.xml"
-  capture_tty "$c.tty.log" "ctest --output-on-failure --output-junit '$work/$c/junit-tty.xml'"
+  # on a pseudo-terminal ctest colours its summary
+  capture_tty "$out/$c.tty.log" "ctest --output-on-failure --output-junit '$work/$c/junit-tty.xml'"
 done
 
 # load-error: the captured log is the build step followed by ctest, as a CI job
 # running `cmake --build build; ctest --output-on-failure` would show it.
 cd "$work/load-error"
 cmake -S . -B build >/dev/null
-capture load-error.log bash -c "cmake --build build; cd build && ctest --output-on-failure --output-junit '$work/load-error/junit.xml'"
+capture "$out/load-error.log" bash -c "cmake --build build; cd build && ctest --output-on-failure --output-junit '$work/load-error/junit.xml'"
 cp "$work/load-error/junit.xml" "$out/load-error.junit.xml"
 rm -rf build && cmake -S . -B build >/dev/null
-capture_tty load-error.tty.log "cmake --build build; cd build && ctest --output-on-failure --output-junit '$work/load-error/junit-tty.xml'"
+capture_tty "$out/load-error.tty.log" "cmake --build build; cd build && ctest --output-on-failure --output-junit '$work/load-error/junit-tty.xml'"
 
 cd "$work/load-error-configure"
-capture load-error.configure.log bash -c "cmake -S . -B build; cd build && ctest --output-on-failure --output-junit '$work/load-error-configure/junit.xml'"
+capture "$out/load-error.configure.log" bash -c "cmake -S . -B build; cd build && ctest --output-on-failure --output-junit '$work/load-error-configure/junit.xml'"
 cp "$work/load-error-configure/junit.xml" "$out/load-error.configure.junit.xml"
 rm -rf build
-capture_tty load-error.configure.tty.log "cmake -S . -B build; cd build && ctest --output-on-failure --output-junit '$work/load-error-configure/junit-tty.xml'"
+capture_tty "$out/load-error.configure.tty.log" "cmake -S . -B build; cd build && ctest --output-on-failure --output-junit '$work/load-error-configure/junit-tty.xml'"
 
 cmake --version | head -1
 ctest --version | head -1

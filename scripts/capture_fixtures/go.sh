@@ -3,32 +3,22 @@
 # Installs Debian's golang-go, writes throwaway modules (standard library only)
 # into a fresh temp dir and captures plain, -v and -json output per case.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/go-test"
+out="$stack_logs/go-test"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends golang-go
+apt_install shown golang-go
 
-work=$(mktemp -d /tmp/fx-go.XXXXXX)
+make_work fx-go
+# The module cache under $work is read-only: make it writable before removing it.
 trap 'chmod -R u+w "$work" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # Offline, reproducible toolchain environment (no module proxy, fresh caches).
 export GOPATH="$work/gopath" GOCACHE="$work/gocache" GOMODCACHE="$work/gopath/pkg/mod"
-export GOPROXY=off GOSUMDB=off GOFLAGS= GO111MODULE=on GOTOOLCHAIN=local CGO_ENABLED=0
+export GOPROXY=off GOSUMDB=off GOFLAGS='' GO111MODULE=on GOTOOLCHAIN=local CGO_ENABLED=0
 export GOMAXPROCS=2
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
-
-# capture FILE CMD... : combined stdout+stderr as piped, exit code is reported, not fatal
-capture() {
-  local file=$1; shift
-  local rc=0
-  "$@" >"$out/$file" 2>&1 || rc=$?
-  echo "captured $file (exit $rc)"
-}
+fresh_dir "$out"
 
 new_module() {
   local dir="$work/$1"
@@ -308,9 +298,9 @@ EOF
 # -count=1 disables the test-result cache so every capture really runs the tests.
 for c in success failure zero-tests all-skipped mixed load-error; do
   cd "$work/$c"
-  capture "$c.log" go test -count=1 ./...
-  capture "$c.v.log" go test -count=1 -v ./...
-  capture "$c.json.log" go test -count=1 -json ./...
+  capture "$out/$c.log" go test -count=1 ./...
+  capture "$out/$c.v.log" go test -count=1 -v ./...
+  capture "$out/$c.json.log" go test -count=1 -json ./...
 done
 
 go version

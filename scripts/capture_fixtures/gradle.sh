@@ -5,41 +5,23 @@
 # `gradle --offline --no-daemon --console=plain test` on each.
 # Rerunning regenerates every *.log / *.xml fixture (README.md and expected.json are kept).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/gradle"
+out="$stack_logs/gradle"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
-  gradle default-jdk junit4 util-linux >/dev/null
+apt_install quiet gradle default-jdk junit4 util-linux
 
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 TERM=xterm-256color
 unset JAVA_TOOL_OPTIONS _JAVA_OPTIONS GRADLE_OPTS JAVA_OPTS || true
 
-work=$(mktemp -d /tmp/capture-gradle.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work capture-gradle
 cd "$work"
 export GRADLE_USER_HOME="$work/gradle-home"
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
+fresh_dir "$out"
 
-# capture OUT CMD... : run CMD (piped), stdout+stderr combined into OUT; never aborts the script.
-capture() {
-  local f=$1; shift
-  local rc=0
-  "$@" >"$f" 2>&1 || rc=$?
-  echo "  $(basename "$f"): exit $rc"
-}
-
-# capture_tty OUT "CMD" : run CMD under a pseudo-terminal (80x24) via script(1).
-capture_tty() {
-  local f=$1 cmd=$2
-  local rc=0
-  script -q -e -c "stty cols 80 rows 24; $cmd" /dev/null </dev/null >"$f" 2>&1 || rc=$?
-  echo "  $(basename "$f"): exit $rc"
-}
+# capture_tty: an 80x24 terminal; script(1)'s own stderr goes into the log too.
+tty_size=80x24 tty_stderr=file
 
 # project DIR : a single Java project with JUnit 4 from Debian's jars.
 project() {
@@ -217,7 +199,8 @@ copy_reports() {
 }
 
 GRADLE=(gradle --offline --no-daemon)
-echo "$("${GRADLE[@]}" --version 2>/dev/null | grep -E '^Gradle ')"
+# (printed through a substitution, so a failed version query does not stop the script)
+printf '%s\n' "$("${GRADLE[@]}" --version 2>/dev/null | grep -E '^Gradle ')"
 
 # Warm-up build outside the captured runs (first use of a fresh GRADLE_USER_HOME).
 ( cd "$work/success" && "${GRADLE[@]}" --console=plain -q compileJava >/dev/null 2>&1 ) || true

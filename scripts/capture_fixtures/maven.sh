@@ -5,25 +5,23 @@
 # small throwaway projects under /tmp and runs `mvn -B -s settings.xml test` on each.
 # Rerunning regenerates every *.log / *.xml fixture (README.md and expected.json are kept).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/maven"
+out="$stack_logs/maven"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
-  maven default-jdk junit4 junit5 libsurefire-java maven-debian-helper util-linux >/dev/null
+apt_install quiet maven default-jdk junit4 junit5 libsurefire-java maven-debian-helper util-linux
 
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 TERM=xterm-256color
 export MAVEN_OPTS="-XX:+TieredCompilation -XX:TieredStopAtLevel=1"
 unset JAVA_TOOL_OPTIONS _JAVA_OPTIONS MAVEN_ARGS || true
 
-work=$(mktemp -d /tmp/capture-maven.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work capture-maven
 cd "$work"
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
+fresh_dir "$out"
+
+# capture_tty: an 80x24 terminal; script(1)'s own stderr goes into the log too.
+tty_size=80x24 tty_stderr=file
 
 cat >"$work/settings.xml" <<EOF
 <settings>
@@ -39,22 +37,6 @@ cat >"$work/settings.xml" <<EOF
 </settings>
 EOF
 MVN=(mvn -B -s "$work/settings.xml")
-
-# capture OUT CMD... : run CMD (piped), stdout+stderr combined into OUT; never aborts the script.
-capture() {
-  local f=$1; shift
-  local rc=0
-  "$@" >"$f" 2>&1 || rc=$?
-  echo "  $(basename "$f"): exit $rc"
-}
-
-# capture_tty OUT "CMD" : run CMD under a pseudo-terminal (80x24) via script(1).
-capture_tty() {
-  local f=$1 cmd=$2
-  local rc=0
-  script -q -e -c "stty cols 80 rows 24; $cmd" /dev/null </dev/null >"$f" 2>&1 || rc=$?
-  echo "  $(basename "$f"): exit $rc"
-}
 
 PLUGINS='
   <build>

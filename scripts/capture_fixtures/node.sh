@@ -9,9 +9,7 @@
 # folders. expected.json and README.md in those folders are maintained by hand
 # and are not touched.
 set -euo pipefail
-
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out_root="$repo/tests/fixtures/stack-logs"
+. "$(dirname "$0")/lib.sh"
 
 JEST_VERSION=${JEST_VERSION:-30.5.2}
 JEST_JUNIT_VERSION=${JEST_JUNIT_VERSION:-17.0.0}
@@ -21,11 +19,8 @@ VITE_VERSION=${VITE_VERSION:-8.3.8}
 VITEST_VERSION=${VITEST_VERSION:-4.1.12}
 
 # ---------------------------------------------------------------- tools
-if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  apt-get -o DPkg::Lock::Timeout=600 update -qq || true
-  # bsdutils provides script(1) for the pseudo-terminal captures.
-  apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends bsdutils >/dev/null
-fi
+# bsdutils provides script(1) for the pseudo-terminal captures.
+apt_install if-root bsdutils
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "node and npm are required (Node 20 was used for the committed fixtures)" >&2
   exit 1
@@ -35,33 +30,15 @@ if [ "$node_major" != 20 ]; then
   echo "warning: Node $(node --version); the committed fixtures were captured with Node 20" >&2
 fi
 
-work=$(mktemp -d /tmp/capture-node.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work capture-node
 
 # Keep the environment neutral so that reruns give the same output.
 unset CI NO_COLOR FORCE_COLOR NODE_OPTIONS NODE_TEST_CONTEXT COLUMNS LINES \
   JEST_JUNIT_OUTPUT_DIR JEST_JUNIT_OUTPUT_NAME JEST_JUNIT_OUTPUT_FILE 2>/dev/null || true
 export TERM=xterm-256color
 
-# run_piped OUTFILE DIR CMD...  -- stdout+stderr through a pipe, prints the exit code
-run_piped() {
-  local out=$1 dir=$2; shift 2
-  local rc=0
-  (cd "$dir" && "$@") >"$out" 2>&1 </dev/null || rc=$?
-  echo "   $(basename "$out"): exit $rc"
-}
-# run_tty OUTFILE DIR "CMD" -- the same under an 80x24 pseudo-terminal
-run_tty() {
-  local out=$1 dir=$2 cmd=$3
-  local rc=0
-  (cd "$dir" && script -q -e -c "stty cols 80 rows 24; $cmd" /dev/null) >"$out" </dev/null || rc=$?
-  echo "   $(basename "$out"): exit $rc"
-}
-fresh_dest() {
-  mkdir -p "$out_root/$1"
-  rm -f "$out_root/$1"/*.log "$out_root/$1"/*.xml
-  echo "$out_root/$1"
-}
+# run_tty: an 80x24 terminal; script(1)'s own stderr stays on the console.
+tty_size=80x24 tty_stderr=console
 
 # ------------------------------------------------------------ npm project
 proj="$work/npm"
@@ -197,7 +174,8 @@ test('never runs', () => {
 };
 EOF
 
-dest=$(fresh_dest jest)
+dest="$stack_logs/jest"
+fresh_dir "$dest"
 echo "== jest $JEST_VERSION"
 for c in $cases; do
   export JEST_JUNIT_OUTPUT_DIR="$s/$c" JEST_JUNIT_OUTPUT_NAME=report.xml
@@ -338,7 +316,8 @@ test('never runs', () => {
 };
 EOF
 
-dest=$(fresh_dest vitest)
+dest="$stack_logs/vitest"
+fresh_dir "$dest"
 echo "== vitest $VITEST_VERSION (vite $VITE_VERSION)"
 for c in $cases; do
   run_piped "$dest/$c.log" "$s/$c" "$bin/vitest" run --reporter=default --reporter=junit --outputFile.junit=report.xml
@@ -480,7 +459,8 @@ describe('broken', function () {
 EOF
 
 mkdir -p "$s/no-files"
-dest=$(fresh_dest mocha)
+dest="$stack_logs/mocha"
+fresh_dir "$dest"
 echo "== mocha $MOCHA_VERSION"
 for c in $cases; do
   run_piped "$dest/$c.log" "$s/$c" "$bin/mocha"
@@ -616,7 +596,8 @@ throw new Error('cannot load this test file');
 test('never runs', () => {});
 EOF
 
-dest=$(fresh_dest node-test)
+dest="$stack_logs/node-test"
+fresh_dir "$dest"
 echo "== node --test ($(node --version))"
 for c in $cases; do
   # default reporter: tap when piped, spec on a terminal (Node 20)

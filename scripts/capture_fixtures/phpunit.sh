@@ -3,38 +3,21 @@
 # Installs Debian's phpunit (9.6) and php-cli, writes small throwaway suites under /tmp, runs them.
 # Rerunning regenerates every *.log / *.xml fixture (README.md and expected.json are kept).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/phpunit"
+out="$stack_logs/phpunit"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends phpunit php-cli util-linux >/dev/null
+apt_install quiet phpunit php-cli util-linux
 
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 TERM=xterm-256color
 
-work=$(mktemp -d /tmp/capture-phpunit.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work capture-phpunit
 cd "$work"
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
+fresh_dir "$out"
 
-# capture OUT CMD... : run CMD (piped), stdout+stderr combined into OUT; never aborts the script.
-capture() {
-  local f=$1; shift
-  local rc=0
-  "$@" >"$f" 2>&1 || rc=$?
-  echo "  $(basename "$f"): exit $rc"
-}
-
-# capture_tty OUT "CMD" : run CMD under a pseudo-terminal (80x24) via script(1).
-capture_tty() {
-  local f=$1 cmd=$2
-  local rc=0
-  script -q -e -c "stty cols 80 rows 24; $cmd" /dev/null </dev/null >"$f" 2>&1 || rc=$?
-  echo "  $(basename "$f"): exit $rc"
-}
+# capture_tty: an 80x24 terminal; script(1)'s own stderr goes into the log too.
+tty_size=80x24 tty_stderr=file
 
 # Every suite: phpunit.xml with one test suite over tests/ (no colours attribute: the default).
 new_suite() {

@@ -4,48 +4,20 @@
 # suites into a fresh temp dir and captures prove's default output, a
 # pseudo-terminal run, `prove -v`, and the JUnit formatter's report.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out="$repo/tests/fixtures/stack-logs/tap"
+out="$stack_logs/tap"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends perl libtap-formatter-junit-perl bsdutils
+apt_install shown perl libtap-formatter-junit-perl bsdutils
 
-work=$(mktemp -d /tmp/fx-prove.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work fx-prove
 
 unset HARNESS_OPTIONS HARNESS_TIMER HARNESS_VERBOSE HARNESS_PERL_SWITCHES TEST_VERBOSE PERL5OPT PERL5LIB || true
 export LC_ALL=C
 # Fixed hash seed: TAP::Formatter::JUnit writes XML attributes in hash order.
 export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
-mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.xml
-
-# capture FILE CMD... : combined stdout+stderr as piped
-capture() {
-  local file=$1; shift
-  local rc=0
-  "$@" >"$out/$file" 2>&1 || rc=$?
-  echo "captured $file (exit $rc)"
-}
-
-# capture_tty FILE "CMD" : the same under a pseudo-terminal
-capture_tty() {
-  local file=$1 cmd=$2
-  local rc=0
-  TERM=xterm-256color script -q -e -c "$cmd" /dev/null >"$out/$file" </dev/null || rc=$?
-  echo "captured $file (exit $rc)"
-}
-
-# capture_stdout FILE CMD... : stdout only (the XML report); test diagnostics go to stderr
-capture_stdout() {
-  local file=$1; shift
-  local rc=0
-  "$@" >"$out/$file" 2>/dev/null || rc=$?
-  echo "captured $file (exit $rc)"
-}
+fresh_dir "$out"
 
 new_suite() {
   mkdir -p "$work/$1/t"
@@ -180,10 +152,11 @@ EOF
 # ---------------------------------------------------------------- run
 for c in success failure zero-tests all-skipped mixed load-error; do
   cd "$work/$c"
-  capture "$c.log" prove
-  capture_tty "$c.tty.log" "prove"
-  capture "$c.verbose.log" prove -v
-  capture_stdout "$c.junit.xml" prove --formatter TAP::Formatter::JUnit
+  capture "$out/$c.log" prove
+  capture_tty "$out/$c.tty.log" "prove"
+  capture "$out/$c.verbose.log" prove -v
+  # stdout only (the XML report); test diagnostics go to stderr. Kept even when empty.
+  capture_stdout "$out/$c.junit.xml" prove --formatter TAP::Formatter::JUnit
 done
 
 prove --version

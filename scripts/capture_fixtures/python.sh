@@ -6,9 +6,7 @@
 # raw output is copied into the fixture folders. expected.json and README.md in
 # those folders are maintained by hand and are not touched.
 set -euo pipefail
-
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-out_root="$repo/tests/fixtures/stack-logs"
+. "$(dirname "$0")/lib.sh"
 
 PYTHON=${PYTHON:-python3}
 PYTEST_VERSION=${PYTEST_VERSION:-9.2.0}
@@ -16,20 +14,18 @@ PYTEST7_VERSION=${PYTEST7_VERSION:-7.4.4}
 XDIST_VERSION=${XDIST_VERSION:-3.8.0}
 
 # ---------------------------------------------------------------- tools
-if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  apt-get -o DPkg::Lock::Timeout=600 update -qq || true
-  # bsdutils provides script(1) for the pseudo-terminal captures.
-  apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
-    bsdutils python3 python3-venv >/dev/null
-fi
+# bsdutils provides script(1) for the pseudo-terminal captures.
+apt_install if-root bsdutils python3 python3-venv
 
-work=$(mktemp -d /tmp/capture-python.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work capture-python
 
 # Keep the environment neutral so that reruns give the same output.
 unset CI NO_COLOR FORCE_COLOR PY_COLORS PYTEST_ADDOPTS PYTEST_PLUGINS COLUMNS LINES \
   PYTHONWARNINGS PYTHONDONTWRITEBYTECODE 2>/dev/null || true
 export TERM=xterm-256color
+
+# run_tty: an 80x24 terminal; script(1)'s own stderr stays on the console.
+tty_size=80x24 tty_stderr=console
 
 echo "== creating virtual environments in $work"
 "$PYTHON" -m venv "$work/venv"
@@ -37,21 +33,6 @@ echo "== creating virtual environments in $work"
 "$PYTHON" -m venv "$work/venv7"
 "$work/venv7/bin/pip" install -q --disable-pip-version-check "pytest==$PYTEST7_VERSION"
 py="$work/venv/bin/python"
-
-# run_piped OUTFILE DIR CMD...  -- stdout+stderr through a pipe, prints the exit code
-run_piped() {
-  local out=$1 dir=$2; shift 2
-  local rc=0
-  (cd "$dir" && "$@") >"$out" 2>&1 </dev/null || rc=$?
-  echo "   $(basename "$out"): exit $rc"
-}
-# run_tty OUTFILE DIR "CMD" -- the same under an 80x24 pseudo-terminal
-run_tty() {
-  local out=$1 dir=$2 cmd=$3
-  local rc=0
-  (cd "$dir" && script -q -e -c "stty cols 80 rows 24; $cmd" /dev/null) >"$out" </dev/null || rc=$?
-  echo "   $(basename "$out"): exit $rc"
-}
 
 # =================================================================== pytest
 s="$work/pytest"
@@ -201,9 +182,8 @@ def test_never_runs():
     assert True
 EOF
 
-dest="$out_root/pytest"
-mkdir -p "$dest"
-rm -f "$dest"/*.log "$dest"/*.xml
+dest="$stack_logs/pytest"
+fresh_dir "$dest"
 echo "== pytest $PYTEST_VERSION"
 for c in success failure zero-tests all-skipped mixed load-error; do
   run_piped "$dest/$c.log" "$s/$c" "$work/venv/bin/pytest" --junitxml=report.xml
@@ -349,9 +329,8 @@ class BrokenTests(unittest.TestCase):
         pass
 EOF
 
-dest="$out_root/unittest"
-mkdir -p "$dest"
-rm -f "$dest"/*.log "$dest"/*.xml
+dest="$stack_logs/unittest"
+fresh_dir "$dest"
 echo "== $("$py" --version) unittest"
 # unittest prints the same bytes on a terminal (no colour, no progress
 # rewriting), so no .tty.log is kept for it.

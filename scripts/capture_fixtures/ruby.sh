@@ -3,42 +3,25 @@
 # Installs Debian's Ruby test runners, writes small throwaway suites under /tmp, runs them.
 # Rerunning regenerates every *.log / *.xml fixture (README.md and expected.json are kept).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
-repo=$(cd "$(dirname "$0")/../.." && pwd)
-rspec_out="$repo/tests/fixtures/stack-logs/rspec"
-mt_out="$repo/tests/fixtures/stack-logs/minitest"
+rspec_out="$stack_logs/rspec"
+mt_out="$stack_logs/minitest"
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends \
+apt_install quiet \
   ruby ruby-rspec ruby-rspec-junit-formatter ruby-minitest ruby-minitest-reporters rake \
-  util-linux >/dev/null
+  util-linux
 
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 TERM=xterm-256color
 unset RUBYOPT SPEC_OPTS TESTOPTS || true
 
-work=$(mktemp -d /tmp/capture-ruby.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+make_work capture-ruby
 cd "$work"
 
-mkdir -p "$rspec_out" "$mt_out"
-rm -f "$rspec_out"/*.log "$rspec_out"/*.xml "$mt_out"/*.log "$mt_out"/*.xml
+fresh_dir "$rspec_out" "$mt_out"
 
-# capture OUT CMD... : run CMD (piped), stdout+stderr combined into OUT; never aborts the script.
-capture() {
-  local out=$1; shift
-  local rc=0
-  "$@" >"$out" 2>&1 || rc=$?
-  echo "  $(basename "$out"): exit $rc"
-}
-
-# capture_tty OUT "CMD" : run CMD under a pseudo-terminal (80x24) via script(1).
-capture_tty() {
-  local out=$1 cmd=$2
-  local rc=0
-  script -q -e -c "stty cols 80 rows 24; $cmd" /dev/null </dev/null >"$out" 2>&1 || rc=$?
-  echo "  $(basename "$out"): exit $rc"
-}
+# capture_tty: an 80x24 terminal; script(1)'s own stderr goes into the log too.
+tty_size=80x24 tty_stderr=file
 
 ###############################################################################
 # RSpec
