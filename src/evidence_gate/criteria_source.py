@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evidence_gate.errors import UsageError
+from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.git import Git
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+\[[ xX]\]\s+(?P<text>.*\S)\s*$")
@@ -82,3 +83,20 @@ def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
     if len(found) > MAX_CRITERIA:
         raise UsageError(f"{source}: {len(found)} criteria; at most {MAX_CRITERIA} are read")
     return tuple(found)
+
+
+def tagged_sources(story: str, criteria: tuple[Criterion, ...], repo: Path) -> dict[str, list[str]]:
+    """Where each tag stands (`path:line`) in the repository's tracked files; nothing when `repo` is
+    not a git checkout."""
+    try:
+        git = Git(repo)
+    except EvidenceGateError:
+        return {}
+    lines = git.grep_fixed(f"[{story}#")
+    found: dict[str, list[str]] = {}
+    for criterion in criteria:
+        tag = f"[{story}#{criterion.number}]"
+        places = [f"{path}:{number}" for path, number, text in lines if tag in text]
+        if places:
+            found[tag] = places
+    return found

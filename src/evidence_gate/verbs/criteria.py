@@ -8,8 +8,14 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from evidence_gate.criteria_source import Criterion, criteria_from_body, criteria_from_count, read_body
-from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, EvidenceGateError
+from evidence_gate.criteria_source import (
+    Criterion,
+    criteria_from_body,
+    criteria_from_count,
+    read_body,
+    tagged_sources,
+)
+from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
 from evidence_gate.gates.criteria import (
     CommandOutcome,
     CriterionResult,
@@ -19,7 +25,6 @@ from evidence_gate.gates.criteria import (
     from_reports,
     tag_of,
 )
-from evidence_gate.git import Git
 from evidence_gate.runner import run_shell
 from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
 from evidence_gate.summary.read import read_source, unreadable_reason
@@ -94,30 +99,13 @@ def _from_junit(
         reading = None if reason else scan_junit(report, lambda case: _keep(case, marker, cases))
         if reason or (reading is not None and reading.counts is None):
             unread.append(f"{report}: {reason or (reading.reason if reading else '')}")
-    return from_reports(story, criteria, cases, _tagged_sources(story, criteria, repo)), unread
+    return from_reports(story, criteria, cases, tagged_sources(story, criteria, repo)), unread
 
 
 def _keep(case: CaseResult, marker: str, cases: list[CaseResult]) -> None:
     """Only test cases that carry one of the story's tags are kept: a report may hold millions."""
     if marker in case.name or marker in case.classname:
         cases.append(case)
-
-
-def _tagged_sources(story: str, criteria: tuple[Criterion, ...], repo: Path) -> dict[str, list[str]]:
-    """Where each tag stands (`path:line`) in the repository's tracked files; nothing when `repo` is
-    not a git checkout."""
-    try:
-        git = Git(repo)
-    except EvidenceGateError:
-        return {}
-    lines = git.grep_fixed(f"[{story}#")
-    found: dict[str, list[str]] = {}
-    for criterion in criteria:
-        tag = tag_of(story, criterion.number)
-        places = [f"{path}:{number}" for path, number, text in lines if tag in text]
-        if places:
-            found[tag] = places
-    return found
 
 
 def _from_commands(

@@ -1,0 +1,125 @@
+"""The action: environment -> settings -> run -> ledger -> render -> publish.
+
+Compute first, publish last: the ledger, the step outputs and the job summary are written before
+any API call, so a refused or failed call never loses the result. Branching on the event (a fork's
+read-only token, no token, no pull request) happens here, not in the pipeline.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from github import Github
+
+from evidence_gate.digest import encode
+from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.github.client import make_client
+from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
+from evidence_gate.github.files import write_job_summary, write_outputs
+from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
+from evidence_gate.ledger import Ledger, write_ledger
+from evidence_gate.pipeline import RunInputs, run_pipeline
+from evidence_gate.render import render_check_run, render_comment, render_job_summary
+from evidence_gate.settings import Settings, resolve
+
+
+def run_action(environ: Mapping[str, str], log: TextIO) -> int:
+    context = load_context(environ)
+    workspace = Path(environ.get("GITHUB_WORKSPACE") or ".")
+    repo = (
+        workspace / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
+        if environ.get("INPUT_WORKING-DIRECTORY")
+        else workspace
+    )
+    config = environ.get("INPUT_CONFIG", "").strip()
+    settings = resolve(repo, {}, environ, Path(config) if config else None)
+    if context is None:
+        log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
+        return EXIT_USAGE
+    client = make_client(settings.github_token, context.api_url) if settings.github_token else None
+    baseline, note = (None, "no baseline: no token to read the base commit's check run")
+    if client is not None:
+        baseline, note = read_baseline(client, context, settings.check_name)
+    ledger = run_pipeline(
+        RunInputs(
+            settings=settings, pull_request=context.pull_request, baseline=baseline, baseline_note=note, in_ci=True
+        )
+    )
+    ledger_path = (
+        settings.ledger_out or Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
+    )
+    write_ledger(ledger, ledger_path)
+    write_outputs(environ.get("GITHUB_OUTPUT"), _outputs(ledger, ledger_path))
+    write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
+    exit_code = _exit_code(ledger, settings)
+    if client is None:
+        notice(log, "no github-token: the result is in the job summary, the step outputs and the ledger")
+        return exit_code
+    if context.read_only_token:
+        notice(
+            log,
+            "this pull request's token is read-only (a fork or Dependabot): the result is in the job summary,"
+            f" the step outputs and the ledger; publish it with the workflow_run recipe in {FORK_RECIPE}",
+        )
+        return exit_code
+    published = publish_ledger(client, context, settings, ledger)
+    write_outputs(
+        environ.get("GITHUB_OUTPUT"),
+        {"comment-url": published.comment_url or "", "check-run-url": published.check_run_url or ""},
+    )
+    for problem in published.problems:
+        warning(log, problem)
+    return exit_code
+
+
+def publish_ledger(client: Github, context: GitHubContext, settings: Settings, ledger: Ledger) -> Published:
+    digest = encode(ledger) or ""
+    check_run = render_check_run(ledger, settings.templates_dir, reserve=len(digest.encode()) + 1)
+    check_run = check_run.with_summary(f"{check_run.summary}\n{digest}" if digest else check_run.summary)
+    publisher = Publisher(client, context, settings.check_name)
+    return publisher.publish(
+        ledger, render_comment(ledger, settings.templates_dir), check_run, settings.comment_mode, settings.fail_on
+    )
+
+
+def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
+    counts = ledger.counts
+    return {
+        "verdict": str(ledger.verdict),
+        "executed": str(counts.executed) if counts else "",
+        "passed": str(counts.passed) if counts else "",
+        "failed": str(counts.failed) if counts else "",
+        "skipped": str(counts.skipped) if counts else "",
+        "ledger": str(ledger_path),
+    }
+
+
+def _exit_code(ledger: Ledger, settings: Settings) -> int:
+    """The step fails exactly when the check run's conclusion is a failure."""
+    return 1 if conclusion(ledger.verdict, settings.fail_on) == "failure" else 0
+
+
+def _escape(text: str) -> str:
+    """Workflow-command data escaping, so a message cannot inject another command."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def notice(log: TextIO, message: str) -> None:
+    log.write(f"::notice title=Evidence Gate::{_escape(message)}\n")
+
+
+def warning(log: TextIO, message: str) -> None:
+    log.write(f"::warning title=Evidence Gate::{_escape(message)}\n")
+
+
+def main() -> int:
+    try:
+        return run_action(os.environ, sys.stdout)
+    except EvidenceGateError as error:
+        sys.stdout.write(f"::error title=Evidence Gate::{_escape(error.one_line())}\n")
+        return error.exit_code

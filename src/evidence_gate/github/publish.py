@@ -1,0 +1,198 @@
+"""Publishing a rendered ledger: the sticky PR comment, the check run with its annotations, the PR
+body's section. Each step is attempted; a refusal GitHub will not heal (a read-only token, missing
+permissions) is reported once, clearly, and the remaining writes are skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from github import Github, GithubException
+from github.Issue import Issue
+from github.IssueComment import IssueComment
+from github.Repository import Repository
+
+from evidence_gate.digest import Digest, decode
+from evidence_gate.github.context import FORK_RECIPE, GitHubContext
+from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
+from evidence_gate.ledger import Annotation, Ledger, Verdict
+from evidence_gate.render import CheckRunText, LimitError, comment_marker, fit_annotation, render_pr_section
+from evidence_gate.settings import CommentMode, FailOn
+
+ANNOTATIONS_PER_REQUEST = 50
+T = TypeVar("T")
+
+
+@dataclass
+class Published:
+    comment_url: str | None = None
+    check_run_url: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+class ReadOnlyToken(Exception):
+    """GitHub refused a write in a way retries will not heal."""
+
+
+def conclusion(verdict: Verdict, fail_on: FailOn) -> str:
+    if verdict is Verdict.PASS:
+        return "success"
+    if fail_on is FailOn.NEVER or (verdict is Verdict.STAGNATION and fail_on is FailOn.BLOCKED):
+        return "neutral"
+    return "failure"
+
+
+def read_baseline(client: Github, context: GitHubContext, check_name: str) -> tuple[Digest | None, str]:
+    """The base commit's digest, from its check run of the same name; the reason when there is none."""
+    pull = context.pull_request
+    if pull is None:
+        return None, "no baseline: not a pull request"
+    try:
+        repo = client.get_repo(context.repository, lazy=True)
+        runs = repo.get_commit(pull.base_sha).get_check_runs(check_name=check_name)
+        for run in runs:
+            digest = decode(run.output.summary or "") if run.output else None
+            if digest is not None:
+                return digest, f"base {pull.base_sha[:12]}"
+            return None, f"no baseline: the base commit's {check_name!r} check run holds no readable digest"
+    except GithubException as error:
+        return None, f"no baseline: reading the base commit's check runs failed ({_describe(error)})"
+    return None, f"no baseline: the base commit {pull.base_sha[:12]} has no {check_name!r} check run"
+
+
+class Publisher:
+    def __init__(self, client: Github, context: GitHubContext, check_name: str) -> None:
+        self.client = client
+        self.context = context
+        self.check_name = check_name
+        self.repo: Repository = client.get_repo(context.repository, lazy=True)
+
+    def publish(
+        self, ledger: Ledger, comment: str, check_run: CheckRunText, comment_mode: CommentMode, fail_on: FailOn
+    ) -> Published:
+        result = Published()
+        steps: list[Callable[[], None]] = [
+            lambda: self._check_run(ledger, check_run, fail_on, result),
+            lambda: self._comment(ledger, comment, comment_mode, result),
+            lambda: self._pr_body(ledger),
+        ]
+        for step in steps:
+            try:
+                step()
+            except ReadOnlyToken as refusal:
+                result.problems.append(str(refusal))
+                break
+            except GithubException as error:
+                result.problems.append(_describe(error))
+            except LimitError as error:  # e.g. an author's body leaves no room for the section
+                result.problems.append(error.one_line())
+        return result
+
+    def _check_run(self, ledger: Ledger, text: CheckRunText, fail_on: FailOn, result: Published) -> None:
+        """Create the check run with the first 50 annotations, then PATCH the rest 50 at a time."""
+        annotations = [_annotation(fit_annotation(note)) for gate in ledger.gates for note in gate.annotations]
+        batches = [
+            annotations[start : start + ANNOTATIONS_PER_REQUEST]
+            for start in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)
+        ]
+
+        def output(batch: list[dict[str, str | int]]) -> dict[str, str | list[dict[str, str | int]]]:
+            return {"title": text.title, "summary": text.summary, "text": text.text, "annotations": batch}
+
+        run = _write(
+            lambda: self.repo.create_check_run(
+                name=self.check_name,
+                head_sha=ledger.head or self.context.sha,
+                status="completed",
+                conclusion=conclusion(ledger.verdict, fail_on),
+                output=output(batches[0] if batches else []),
+            )
+        )
+        for batch in batches[1:]:
+            _write(functools.partial(run.edit, output=output(batch)))
+        result.check_run_url = run.html_url
+
+    def _comment(self, ledger: Ledger, body: str, mode: CommentMode, result: Published) -> None:
+        pull = self.context.pull_request
+        if pull is None or mode is CommentMode.OFF:
+            return
+        issue = self.repo.get_issue(pull.number)
+        marker = comment_marker(self.check_name)
+        ours = _our_comments(issue, marker)
+        if not ours and mode is CommentMode.FAILURES and ledger.verdict is Verdict.PASS:
+            return
+        if not ours:
+            _write(lambda: issue.create_comment(body))
+            # Two runs at once may both have created one: keep the oldest, remove the rest.
+            ours = _our_comments(issue, marker)
+        keep = ours[0]
+        if keep.body != body:
+            _write(lambda: keep.edit(body))
+        for extra in ours[1:]:
+            _write(extra.delete)
+        result.comment_url = keep.html_url
+
+    def _pr_body(self, ledger: Ledger) -> None:
+        pull_request = self.context.pull_request
+        if pull_request is None:
+            return
+        pull = self.repo.get_pull(pull_request.number)
+        body = pull.body or ""
+        room = room_for_section(body)
+        updated = replace_section(body, render_pr_section(ledger, room))
+        if len(updated) > BODY_LIMIT:  # a CRLF body: each of our newlines became two characters
+            updated = replace_section(body, render_pr_section(ledger, room - (len(updated) - BODY_LIMIT)))
+        if updated != body:
+            _write(lambda: pull.edit(body=updated))
+
+
+def _our_comments(issue: Issue, marker: str) -> list[IssueComment]:
+    """The action's own comments for this check name, oldest first: the marker alone is not enough
+    (anyone can paste it), so the author must be a bot, as the workflow token's user is."""
+    found = [comment for comment in issue.get_comments() if marker in (comment.body or "") and _is_bot(comment.user)]
+    return sorted(found, key=lambda comment: comment.id)
+
+
+def _write(call: Callable[[], T]) -> T:
+    """Run one write; a refusal that names missing rights becomes ReadOnlyToken."""
+    try:
+        return call()
+    except GithubException as error:
+        if error.status in (403, 404) and _not_accessible(error):
+            raise ReadOnlyToken(
+                f"GitHub refused to write ({_describe(error)}): this token cannot write to the pull request."
+                f" A pull request from a fork or from Dependabot gets a read-only token; see {FORK_RECIPE}."
+                " Otherwise grant the workflow `checks: write` and `pull-requests: write`."
+            ) from error
+        raise
+
+
+def _annotation(note: Annotation) -> dict[str, str | int]:
+    document: dict[str, str | int] = {
+        "path": note.path,
+        "start_line": note.line,
+        "end_line": note.end_line,
+        "annotation_level": note.level,
+        "message": note.message,
+    }
+    if note.title:
+        document["title"] = note.title
+    return document
+
+
+def _is_bot(user: object) -> bool:
+    return getattr(user, "type", None) == "Bot"
+
+
+def _not_accessible(error: GithubException) -> bool:
+    data = error.data if isinstance(error.data, dict) else {}
+    message = str(data.get("message", ""))
+    return "not accessible" in message or "Must have admin rights" in message or error.status == 404
+
+
+def _describe(error: GithubException) -> str:
+    data = error.data if isinstance(error.data, dict) else {}
+    return f"{error.status} {data.get('message', error.data)}"

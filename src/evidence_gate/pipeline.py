@@ -1,0 +1,350 @@
+"""The pipeline behind `run` and the action: detect -> changes -> evidence, summary, criteria ->
+ledger. Reading (git, files) happens here; deciding happens in the gates; rendering and publishing
+happen after, from the ledger alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.criteria_source import Criterion, criteria_from_body, tagged_sources
+from evidence_gate.digest import Digest
+from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.freshness import run_started, stale_reports
+from evidence_gate.gates.criteria import CriterionStatus, check_story, from_reports
+from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, evaluate_evidence
+from evidence_gate.git import Git
+from evidence_gate.ledger import (
+    OUTPUT_HEAD_LINES,
+    OUTPUT_TAIL_LINES,
+    Annotation,
+    Evidence,
+    FailedTest,
+    GateResult,
+    GateVerdict,
+    Ledger,
+    compare,
+    overall_verdict,
+    test_id,
+)
+from evidence_gate.markers import Claim, MarkerScan, markers_for, scan_log
+from evidence_gate.model import FileKind, StackMatch, TestSummary
+from evidence_gate.settings import Settings
+from evidence_gate.stacks.detect import detect
+from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
+from evidence_gate.summary.parsers.junit import PARSER as JUNIT
+from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
+from evidence_gate.summary.parsers.xcresult import PARSER as XCRESULT
+from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, combine, read_source, unreadable_reason
+
+MAX_TEST_IDENTITIES = 200_000
+MAX_FAILED_TESTS = 1_000
+MAX_MESSAGE = 4_000
+EXCERPT_TAIL_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, kw_only=True)
+class PullRequest:
+    """What the pipeline needs of the event's pull request."""
+
+    number: int
+    base_sha: str
+    head_sha: str
+    body: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunInputs:
+    settings: Settings
+    pull_request: PullRequest | None = None
+    baseline: Digest | None = None
+    baseline_note: str = "no baseline: not looked up"
+    in_ci: bool = False
+    table: AdapterTable = field(default_factory=default_table)
+
+
+@dataclass
+class _Reports:
+    logs: list[Path] = field(default_factory=list)
+    junit: list[Path] = field(default_factory=list)
+    xcresult: list[Path] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)
+
+    @property
+    def all(self) -> list[Path]:
+        return [*self.logs, *self.junit, *self.xcresult]
+
+
+@dataclass
+class _Cases:
+    """Test cases from JUnit reports, kept compact: identities, failures, and tagged cases."""
+
+    story_marker: str | None
+    identities: dict[str, str] = field(default_factory=dict)
+    failed: list[FailedTest] = field(default_factory=list)
+    failed_total: int = 0
+    tagged: list[CaseResult] = field(default_factory=list)
+    truncated: bool = False
+
+    def __call__(self, case: CaseResult) -> None:
+        if len(self.identities) < MAX_TEST_IDENTITIES:
+            identity = test_id(case.classname, case.name)
+            if self.identities.get(identity) != "failed":
+                self.identities[identity] = case.outcome
+        else:
+            self.truncated = True
+        if case.outcome == "failed":
+            self.failed_total += 1
+            if len(self.failed) < MAX_FAILED_TESTS:
+                name = f"{case.classname}::{case.name}" if case.classname and case.classname != case.name else case.name
+                message = (case.message or "")[:MAX_MESSAGE] or None
+                self.failed.append(FailedTest(name=name, message=message, path=case.file, line=case.line))
+        if self.story_marker and (self.story_marker in case.name or self.story_marker in case.classname):
+            self.tagged.append(case)
+
+
+def run_pipeline(inputs: RunInputs) -> Ledger:
+    settings, table = inputs.settings, inputs.table
+    git = _git(settings.repo)
+    top = git.top if git else settings.repo
+    detection = detect(top, table)
+    adapter = table.get(settings.stack) if settings.stack else table.get(detection.primary.adapter_id)
+    pull_request = inputs.pull_request
+    head_rev = settings.head or (pull_request.head_sha if pull_request else "HEAD")
+    base_rev = settings.base or (pull_request.base_sha if pull_request else None)
+    head = git.resolve_commit(head_rev, "head") if git else None
+    base = git.resolve_commit(base_rev, "base") if git and base_rev else None
+    change_lines = _change_lines(git, table, detection.matches, base, head) if git and base and head else ()
+
+    story = check_story(settings.story) if settings.story else None
+    cases = _Cases(story_marker=f"[{story}#" if story else None)
+    reports = _find_reports(top, settings.reports)
+    evidence_gate, verdict = _evidence_gate(inputs, adapter, reports, cases, change_lines)
+    gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, top)]
+    ledger = Ledger(
+        verdict=overall_verdict(gates),
+        head=head,
+        base=base,
+        stack=adapter.id,
+        counts=verdict.counts if verdict else None,
+        tests=cases.identities,
+        failed_tests=tuple(cases.failed),
+        gates=tuple(gates),
+        check_name=settings.check_name,
+        baseline=inputs.baseline_note,
+    )
+    if inputs.baseline is not None:
+        ledger = _with_deltas(ledger, inputs.baseline)
+    return ledger
+
+
+def _with_deltas(ledger: Ledger, baseline: Digest) -> Ledger:
+    return replace(ledger, deltas=compare(baseline.counts, baseline.tests, ledger))
+
+
+def _git(repo: Path) -> Git | None:
+    try:
+        return Git(repo)
+    except EvidenceGateError:
+        return None
+
+
+def _change_lines(
+    git: Git, table: AdapterTable, matches: Sequence[StackMatch], base: str, head: str
+) -> tuple[str, ...]:
+    change = collect_changes(git, base, head, PathClassifier(table=table, matches=matches))
+    by_kind: dict[FileKind, int] = {}
+    for changed in change.files:
+        by_kind[changed.kind] = by_kind.get(changed.kind, 0) + 1
+    parts = ", ".join(f"{count} {kind}" for kind, count in sorted(by_kind.items()))
+    return (f"the change touches {len(change.files)} files ({parts or 'none'})",)
+
+
+def _find_reports(top: Path, patterns: Sequence[str]) -> _Reports:
+    reports = _Reports()
+    seen: set[Path] = set()
+    for pattern in patterns:
+        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+            raise UsageError(f"reports: {pattern!r}: give a glob inside the repository")
+        files = sorted(path for path in top.glob(pattern) if path.is_file())
+        if not files:
+            reports.unmatched.append(pattern)
+        for path in files:
+            if path in seen:
+                continue
+            seen.add(path)
+            with path.open("rb") as handle:
+                head = handle.read(HEAD_BYTES)
+            if JUNIT.recognises(head):
+                reports.junit.append(path)
+            elif XCRESULT.recognises(head):
+                reports.xcresult.append(path)
+            else:
+                reports.logs.append(path)
+    return reports
+
+
+def _evidence_gate(
+    inputs: RunInputs, adapter: Adapter, reports: _Reports, cases: _Cases, change_lines: Sequence[str]
+) -> tuple[GateResult, EvidenceVerdict | None]:
+    title = "Test evidence"
+    details = [*change_lines, *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched)]
+    if not reports.all:
+        return (
+            GateResult(
+                id="evidence",
+                title=title,
+                verdict=GateVerdict.UNAVAILABLE,
+                summary="no test logs or reports were given (set `reports`)",
+                details=tuple(details),
+            ),
+            None,
+        )
+    table = inputs.table
+    unknown = adapter.id == table.unknown.id
+    markers = markers_for(table, Claim.TEST, adapter)
+    candidates = candidate_parsers(None, None if unknown else adapter.parsers)
+    log_summaries = [read_source(log, candidates) for log in reports.logs]
+    parsed = [summary for summary in log_summaries if summary.counts is not None]
+    report_summaries = [_junit_summary(path, cases) for path in reports.junit]
+    report_summaries += [read_source(path, ["xcresult"]) for path in reports.xcresult]
+    started, started_from = run_started(inputs.settings.repo, None)
+    verdict = evaluate_evidence(
+        EvidenceFacts(
+            claim=Claim.TEST,
+            unknown_stack=unknown,
+            scan=_merged_scan([scan_log(log, markers) for log in reports.logs]),
+            log_summary=combine(parsed or log_summaries) if log_summaries else None,
+            report_summary=combine(report_summaries) if report_summaries else None,
+            stale=stale_reports(reports.all, started),
+            attended=False,
+            in_ci=inputs.in_ci,
+        )
+    )
+    details += [f"{summary.source}: unparsed ({summary.reason})" for summary in log_summaries if summary.counts is None]
+    details += [f"{note}" for summary in (*log_summaries, *report_summaries) for note in summary.notes]
+    if verdict.counts_source:
+        details.append(f"counts from {verdict.counts_source}")
+    details.append(f"evidence is fresh if written after {started_from}")
+    if cases.truncated:
+        details.append(f"test identities kept for the first {MAX_TEST_IDENTITIES} test cases only")
+    if cases.failed_total > len(cases.failed):
+        details.append(f"{cases.failed_total - len(cases.failed)} more failed tests are not listed")
+    gate_verdict = (
+        GateVerdict.NOT_APPLICABLE if verdict.not_applicable else GateVerdict.PASS if verdict.ok else GateVerdict.FAIL
+    )
+    return (
+        GateResult(
+            id="evidence",
+            title=title,
+            verdict=gate_verdict,
+            summary=verdict.reason,
+            details=tuple(details),
+            evidence=tuple(
+                Evidence(command=f"read {path}", exit_code=None, output=excerpt(path)) for path in reports.logs
+            ),
+            annotations=tuple(
+                Annotation(
+                    path=test.path,
+                    line=test.line,
+                    end_line=test.line,
+                    level="failure",
+                    message=test.message or "failed",
+                    title=f"{test.name} failed",
+                )
+                for test in cases.failed
+                if test.path and test.line
+            ),
+        ),
+        verdict,
+    )
+
+
+def _junit_summary(path: Path, cases: _Cases) -> TestSummary:
+    with path.open("rb") as handle:
+        reason = unreadable_reason(handle.read(HEAD_BYTES))
+    if reason:
+        return TestSummary(counts=None, parser="junit", source=str(path), reason=reason)
+    reading = scan_junit(path, cases)
+    return TestSummary(
+        counts=reading.counts, parser=reading.parser, source=str(path), reason=reading.reason, notes=reading.notes
+    )
+
+
+def _merged_scan(scans: Sequence[MarkerScan]) -> MarkerScan:
+    exit_codes = [scan.exit_code for scan in scans if scan.exit_code is not None]
+    nonzero = [code for code in exit_codes if code != 0]
+    return MarkerScan(
+        hits=tuple(hit for scan in scans for hit in scan.hits),
+        exit_code=nonzero[0] if nonzero else (exit_codes[-1] if exit_codes else None),
+        lines=sum(scan.lines for scan in scans),
+    )
+
+
+def excerpt(path: Path) -> str:
+    """A log's first 50 and last 10 lines, read without holding the whole log."""
+    keep = OUTPUT_HEAD_LINES + OUTPUT_TAIL_LINES
+    with path.open("rb") as handle:
+        head = list(itertools.islice(handle, keep + 1))
+        if len(head) <= keep:
+            return "\n".join(_text(line) for line in head)
+        rest = sum(chunk.count(b"\n") for chunk in iter(functools.partial(handle.read, 1 << 20), b""))
+        handle.seek(max(0, path.stat().st_size - EXCERPT_TAIL_BYTES))
+        tail = handle.read().splitlines()[-OUTPUT_TAIL_LINES:]
+    left_out = len(head) + rest - keep
+    return "\n".join(
+        [*(_text(line) for line in head[:OUTPUT_HEAD_LINES]), f"... {left_out} lines truncated ...", *map(_text, tail)]
+    )
+
+
+def _text(line: bytes) -> str:
+    return line.decode("utf-8", "replace").rstrip("\r\n")
+
+
+def _criteria_gate(
+    story: str | None, pull_request: PullRequest | None, reports: _Reports, cases: _Cases, top: Path
+) -> GateResult:
+    title = "Acceptance criteria"
+    body = pull_request.body if pull_request else ""
+    try:
+        criteria: tuple[Criterion, ...] = criteria_from_body(body, "the pull request body") if body else ()
+    except UsageError:
+        criteria = ()
+    if not criteria:
+        return GateResult(
+            id="criteria",
+            title=title,
+            verdict=GateVerdict.NOT_APPLICABLE,
+            summary="the pull request body has no '## Acceptance criteria' checklist",
+        )
+    if story is None:
+        return GateResult(
+            id="criteria",
+            title=title,
+            verdict=GateVerdict.UNAVAILABLE,
+            summary=f"{len(criteria)} acceptance criteria, but no `story` is set to tag tests with [story#n]",
+        )
+    if not reports.junit:
+        return GateResult(
+            id="criteria",
+            title=title,
+            verdict=GateVerdict.UNAVAILABLE,
+            summary=f"{len(criteria)} acceptance criteria, but no JUnit report names tests",
+        )
+    results = from_reports(story, criteria, cases.tagged, tagged_sources(story, criteria, top))
+    green = sum(1 for result in results if result.status is CriterionStatus.GREEN)
+    return GateResult(
+        id="criteria",
+        title=title,
+        verdict=GateVerdict.PASS if green == len(results) else GateVerdict.FAIL,
+        summary=f"{green} of {len(results)} acceptance criteria proven by passing tests",
+        details=tuple(
+            f"{result.status}: {result.tag} {result.criterion.text or ''}: {result.reason}".replace("  ", " ")
+            for result in results
+        ),
+    )

@@ -1,0 +1,70 @@
+"""`evidence-gate run`: the whole pipeline on a laptop or in CI, printing the verdict.
+
+In the action the same pipeline runs through action.py, which also publishes. Here nothing is
+published: the rendered PR comment (`--format markdown`) or the ledger (`--format json`) is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import TextIO
+
+from evidence_gate.ledger import Verdict, to_document, write_ledger
+from evidence_gate.pipeline import RunInputs, run_pipeline
+from evidence_gate.render import render_comment
+from evidence_gate.settings import CommentMode, FailOn, resolve
+
+NAME = "run"
+HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger and the verdict"
+EPILOG = (
+    "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml. "
+    "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes: 0 PASS; 1 BLOCKED "
+    "or STAGNATION (nothing failed, but nothing was proven either); 2 usage or configuration error."
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repo", default=".", help="the repository (default: .)")
+    parser.add_argument("--base", help="the base revision (default: the pull request's base)")
+    parser.add_argument("--head", help="the head revision (default: HEAD)")
+    parser.add_argument("--reports", nargs="+", metavar="GLOB", help="runner logs and reports, recognised by content")
+    parser.add_argument("--config", type=Path, help="the config file (default: .github/evidence-gate.yml)")
+    parser.add_argument("--ledger-out", metavar="F", help="also write the ledger to this file")
+    parser.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    parser.add_argument("--stack", help="the stack id, instead of the detected one")
+    parser.add_argument("--story", help="the story id of [story#n] tags for acceptance criteria")
+    parser.add_argument("--check-name", help="the check run's name (default: Evidence Gate)")
+    parser.add_argument("--templates-dir", help="templates overriding the built-in ones")
+    parser.add_argument("--comment-mode", choices=[str(mode) for mode in CommentMode])
+    parser.add_argument("--fail-on", choices=[str(level) for level in FailOn])
+
+
+def flags(args: argparse.Namespace) -> dict[str, object]:
+    return {
+        "reports": args.reports,
+        "base": args.base,
+        "head": args.head,
+        "stack": args.stack,
+        "story": args.story,
+        "check-name": args.check_name,
+        "templates-dir": args.templates_dir,
+        "ledger-out": args.ledger_out,
+        "comment-mode": args.comment_mode,
+        "fail-on": args.fail_on,
+    }
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    settings = resolve(Path(args.repo), flags(args), os.environ, args.config)
+    in_ci = os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true"
+    ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci))
+    if settings.ledger_out:
+        write_ledger(ledger, settings.ledger_out)
+    if args.format == "json" or args.json:
+        out.write(json.dumps(to_document(ledger), indent=2, ensure_ascii=True) + "\n")
+    else:
+        out.write(render_comment(ledger, settings.templates_dir))
+    return 0 if ledger.verdict is Verdict.PASS else 1

@@ -1,0 +1,468 @@
+"""Complete, schema-valid GitHub REST objects built from the fake's state.
+
+Shapes follow GitHub's own responses (the description's examples), with every `url`, `html_url` and `*_url`
+pointing back at the fake's base URL: the API lives at `{base}/repos/...` and what GitHub serves on
+github.com lives at `{base}/{owner}/{repo}/...` (the fake does not serve those pages; they are only addresses).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
+
+from .state import ACTIONS_BOT, Annotation, CheckRun, Comment, Json, PullRequest, Repo, User
+
+# The GitHub Actions app: the app behind every check run a workflow's GITHUB_TOKEN creates.
+ACTIONS_APP_ID = 15368
+GITHUB_ORG = User("github", 9919, "Organization")
+
+
+def _node_id(kind: str, number: int) -> str:
+    return base64.b64encode(f"0{len(kind)}:{kind}{number}".encode()).decode()
+
+
+@dataclass(frozen=True)
+class Urls:
+    """Address builder for one fake server."""
+
+    base: str
+
+    @property
+    def host(self) -> str:
+        return urlsplit(self.base).netloc
+
+    def api(self, path: str) -> str:
+        return f"{self.base}/{path.lstrip('/')}"
+
+    def html(self, path: str) -> str:
+        return f"{self.base}/{path.lstrip('/')}"
+
+    def repo_api(self, repo: Repo, path: str = "") -> str:
+        return self.api(f"repos/{repo.full_name}{path}")
+
+
+def user(u: Urls, who: User) -> Json:
+    login = quote(who.login, safe="")
+    api = u.api(f"orgs/{login}") if who.type == "Organization" else u.api(f"users/{login}")
+    html = u.html(f"apps/{who.login.removesuffix('[bot]')}") if who.type == "Bot" else u.html(who.login)
+    users = u.api(f"users/{login}")
+    return {
+        "login": who.login,
+        "id": who.id,
+        "node_id": who.node_id,
+        "avatar_url": u.api(f"avatars/u/{who.id}?v=4"),
+        "gravatar_id": "",
+        "url": api,
+        "html_url": html,
+        "followers_url": f"{users}/followers",
+        "following_url": f"{users}/following{{/other_user}}",
+        "gists_url": f"{users}/gists{{/gist_id}}",
+        "starred_url": f"{users}/starred{{/owner}}{{/repo}}",
+        "subscriptions_url": f"{users}/subscriptions",
+        "organizations_url": f"{users}/orgs",
+        "repos_url": f"{api}/repos",
+        "events_url": f"{api}/events{{/privacy}}",
+        "received_events_url": f"{users}/received_events",
+        "type": who.type,
+        "user_view_type": "public",
+        "site_admin": False,
+    }
+
+
+def _repo_urls(u: Urls, repo: Repo) -> Json:
+    api = u.repo_api(repo)
+    return {
+        "html_url": u.html(repo.full_name),
+        "url": api,
+        "archive_url": f"{api}/{{archive_format}}{{/ref}}",
+        "assignees_url": f"{api}/assignees{{/user}}",
+        "blobs_url": f"{api}/git/blobs{{/sha}}",
+        "branches_url": f"{api}/branches{{/branch}}",
+        "collaborators_url": f"{api}/collaborators{{/collaborator}}",
+        "comments_url": f"{api}/comments{{/number}}",
+        "commits_url": f"{api}/commits{{/sha}}",
+        "compare_url": f"{api}/compare/{{base}}...{{head}}",
+        "contents_url": f"{api}/contents/{{+path}}",
+        "contributors_url": f"{api}/contributors",
+        "deployments_url": f"{api}/deployments",
+        "downloads_url": f"{api}/downloads",
+        "events_url": f"{api}/events",
+        "forks_url": f"{api}/forks",
+        "git_commits_url": f"{api}/git/commits{{/sha}}",
+        "git_refs_url": f"{api}/git/refs{{/sha}}",
+        "git_tags_url": f"{api}/git/tags{{/sha}}",
+        "hooks_url": f"{api}/hooks",
+        "issue_comment_url": f"{api}/issues/comments{{/number}}",
+        "issue_events_url": f"{api}/issues/events{{/number}}",
+        "issues_url": f"{api}/issues{{/number}}",
+        "keys_url": f"{api}/keys{{/key_id}}",
+        "labels_url": f"{api}/labels{{/name}}",
+        "languages_url": f"{api}/languages",
+        "merges_url": f"{api}/merges",
+        "milestones_url": f"{api}/milestones{{/number}}",
+        "notifications_url": f"{api}/notifications{{?since,all,participating}}",
+        "pulls_url": f"{api}/pulls{{/number}}",
+        "releases_url": f"{api}/releases{{/id}}",
+        "stargazers_url": f"{api}/stargazers",
+        "statuses_url": f"{api}/statuses/{{sha}}",
+        "subscribers_url": f"{api}/subscribers",
+        "subscription_url": f"{api}/subscription",
+        "tags_url": f"{api}/tags",
+        "teams_url": f"{api}/teams",
+        "trees_url": f"{api}/git/trees{{/sha}}",
+    }
+
+
+def repository(u: Urls, repo: Repo) -> Json:
+    """The `repository` schema (as in a pull request's head and base)."""
+    open_issues = sum(1 for p in repo.pulls.values() if p.state == "open")
+    return {
+        "id": repo.id,
+        "node_id": _node_id("Repository", repo.id),
+        "name": repo.name,
+        "full_name": repo.full_name,
+        "private": repo.private,
+        "owner": user(u, repo.owner),
+        "description": "A shop, reviewed by Evidence Gate.",
+        "fork": False,
+        **_repo_urls(u, repo),
+        "git_url": f"git://{u.host}/{repo.full_name}.git",
+        "ssh_url": f"ssh://git@{u.host}/{repo.full_name}.git",
+        "clone_url": u.html(f"{repo.full_name}.git"),
+        "svn_url": u.html(repo.full_name),
+        "mirror_url": None,
+        "homepage": None,
+        "language": "Python",
+        "forks_count": 0,
+        "forks": 0,
+        "stargazers_count": 3,
+        "watchers_count": 3,
+        "watchers": 3,
+        "size": 412,
+        "default_branch": repo.default_branch,
+        "open_issues_count": open_issues,
+        "open_issues": open_issues,
+        "is_template": False,
+        "topics": [],
+        "has_issues": True,
+        "has_projects": True,
+        "has_wiki": False,
+        "has_pages": False,
+        "has_downloads": True,
+        "has_discussions": False,
+        "archived": False,
+        "disabled": False,
+        "visibility": "private" if repo.private else "public",
+        "pushed_at": repo.created_at,
+        "created_at": repo.created_at,
+        "updated_at": repo.created_at,
+        "permissions": {"admin": False, "maintain": False, "push": True, "triage": True, "pull": True},
+        "allow_forking": True,
+        "web_commit_signoff_required": False,
+        "license": {
+            "key": "mit",
+            "name": "MIT License",
+            "spdx_id": "MIT",
+            "url": u.api("licenses/mit"),
+            "node_id": "MDc6TGljZW5zZTEz",
+        },
+    }
+
+
+def full_repository(u: Urls, repo: Repo) -> Json:
+    """GET /repos/{owner}/{repo}."""
+    data = repository(u, repo)
+    data.update(
+        {
+            "allow_rebase_merge": True,
+            "allow_squash_merge": True,
+            "allow_merge_commit": True,
+            "allow_auto_merge": False,
+            "allow_update_branch": False,
+            "delete_branch_on_merge": True,
+            "use_squash_pr_title_as_default": False,
+            "squash_merge_commit_title": "COMMIT_OR_PR_TITLE",
+            "squash_merge_commit_message": "COMMIT_MESSAGES",
+            "merge_commit_title": "MERGE_MESSAGE",
+            "merge_commit_message": "PR_TITLE",
+            "subscribers_count": 2,
+            "network_count": 0,
+            "custom_properties": {},
+        }
+    )
+    if repo.owner.type == "Organization":
+        data["organization"] = user(u, repo.owner)
+    return data
+
+
+def _pull_api(u: Urls, repo: Repo, pr: PullRequest) -> str:
+    return u.repo_api(repo, f"/pulls/{pr.number}")
+
+
+def _issue_api(u: Urls, repo: Repo, number: int) -> str:
+    return u.repo_api(repo, f"/issues/{number}")
+
+
+def _branch(u: Urls, repo: Repo, ref: str, sha: str) -> Json:
+    return {
+        "label": f"{repo.owner.login}:{ref}",
+        "ref": ref,
+        "sha": sha,
+        "user": user(u, repo.owner),
+        "repo": repository(u, repo),
+    }
+
+
+def pull_request(u: Urls, repo: Repo, pr: PullRequest) -> Json:
+    """GET/PATCH /repos/{owner}/{repo}/pulls/{pull_number}."""
+    api = _pull_api(u, repo, pr)
+    issue_api = _issue_api(u, repo, pr.number)
+    html = u.html(f"{repo.full_name}/pull/{pr.number}")
+    statuses = u.repo_api(repo, f"/statuses/{pr.head_sha}")
+    return {
+        "url": api,
+        "id": pr.id,
+        "node_id": _node_id("PullRequest", pr.id),
+        "html_url": html,
+        "diff_url": f"{html}.diff",
+        "patch_url": f"{html}.patch",
+        "issue_url": issue_api,
+        "commits_url": f"{api}/commits",
+        "review_comments_url": f"{api}/comments",
+        "review_comment_url": u.repo_api(repo, "/pulls/comments{/number}"),
+        "comments_url": f"{issue_api}/comments",
+        "statuses_url": statuses,
+        "number": pr.number,
+        "state": pr.state,
+        "locked": False,
+        "title": pr.title,
+        "user": user(u, pr.user),
+        "body": pr.body,
+        "labels": [],
+        "milestone": None,
+        "active_lock_reason": None,
+        "created_at": pr.created_at,
+        "updated_at": pr.updated_at,
+        "closed_at": None,
+        "merged_at": None,
+        "merge_commit_sha": None,
+        "assignee": None,
+        "assignees": [],
+        "requested_reviewers": [],
+        "requested_teams": [],
+        "head": _branch(u, repo, pr.head_ref, pr.head_sha),
+        "base": _branch(u, repo, pr.base_ref, pr.base_sha),
+        "_links": {
+            "self": {"href": api},
+            "html": {"href": html},
+            "issue": {"href": issue_api},
+            "comments": {"href": f"{issue_api}/comments"},
+            "review_comments": {"href": f"{api}/comments"},
+            "review_comment": {"href": u.repo_api(repo, "/pulls/comments{/number}")},
+            "commits": {"href": f"{api}/commits"},
+            "statuses": {"href": statuses},
+        },
+        "author_association": "CONTRIBUTOR",
+        "auto_merge": None,
+        "draft": pr.draft,
+        "merged": False,
+        "mergeable": True,
+        "rebaseable": True,
+        "mergeable_state": "clean",
+        "merged_by": None,
+        "comments": len(repo.issue_comments(pr.number)),
+        "review_comments": 0,
+        "maintainer_can_modify": pr.maintainer_can_modify,
+        "commits": 1,
+        "additions": 12,
+        "deletions": 3,
+        "changed_files": 2,
+    }
+
+
+def _reactions(url: str) -> Json:
+    counts = dict.fromkeys(("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket"), 0)
+    return {"url": url, "total_count": 0, **counts}
+
+
+def issue(u: Urls, repo: Repo, pr: PullRequest) -> Json:
+    """GET /repos/{owner}/{repo}/issues/{issue_number} for a pull request (every pull request is an issue)."""
+    api = _issue_api(u, repo, pr.number)
+    html = u.html(f"{repo.full_name}/pull/{pr.number}")
+    return {
+        "id": pr.id + 1_000_000_000,
+        "node_id": _node_id("PullRequest", pr.id),
+        "url": api,
+        "repository_url": u.repo_api(repo),
+        "labels_url": f"{api}/labels{{/name}}",
+        "comments_url": f"{api}/comments",
+        "events_url": f"{api}/events",
+        "timeline_url": f"{api}/timeline",
+        "html_url": html,
+        "number": pr.number,
+        "state": pr.state,
+        "state_reason": None,
+        "title": pr.title,
+        "body": pr.body,
+        "user": user(u, pr.user),
+        "labels": [],
+        "assignee": None,
+        "assignees": [],
+        "milestone": None,
+        "locked": False,
+        "active_lock_reason": None,
+        "comments": len(repo.issue_comments(pr.number)),
+        "pull_request": {
+            "url": _pull_api(u, repo, pr),
+            "html_url": html,
+            "diff_url": f"{html}.diff",
+            "patch_url": f"{html}.patch",
+            "merged_at": None,
+        },
+        "closed_at": None,
+        "created_at": pr.created_at,
+        "updated_at": pr.updated_at,
+        "draft": pr.draft,
+        "closed_by": None,
+        "author_association": "CONTRIBUTOR",
+        "performed_via_github_app": None,
+        "reactions": _reactions(f"{api}/reactions"),
+    }
+
+
+def issue_comment(u: Urls, repo: Repo, comment: Comment) -> Json:
+    api = u.repo_api(repo, f"/issues/comments/{comment.id}")
+    return {
+        "id": comment.id,
+        "node_id": _node_id("IssueComment", comment.id),
+        "url": api,
+        "html_url": u.html(f"{repo.full_name}/pull/{comment.issue_number}#issuecomment-{comment.id}"),
+        "issue_url": _issue_api(u, repo, comment.issue_number),
+        "body": comment.body,
+        "user": user(u, comment.user),
+        "created_at": comment.created_at,
+        "updated_at": comment.updated_at,
+        "author_association": "NONE" if comment.user == ACTIONS_BOT else "CONTRIBUTOR",
+        "performed_via_github_app": None,
+        "reactions": _reactions(f"{api}/reactions"),
+    }
+
+
+def actions_app(u: Urls) -> Json:
+    return {
+        "id": ACTIONS_APP_ID,
+        "slug": "github-actions",
+        "node_id": "MDM6QXBwMTUzNjg=",
+        "owner": user(u, GITHUB_ORG),
+        "name": "GitHub Actions",
+        "description": "Automate your workflow from idea to production",
+        "external_url": u.html("features/actions"),
+        "html_url": u.html("apps/github-actions"),
+        "created_at": "2018-07-30T09:30:17Z",
+        "updated_at": "2024-04-10T20:33:16Z",
+        "permissions": {"checks": "write", "contents": "write", "issues": "write", "metadata": "read"},
+        "events": ["check_run", "check_suite", "pull_request", "push"],
+    }
+
+
+def commit(u: Urls, repo: Repo, sha: str, parents: list[str], message: str, author: User) -> Json:
+    """GET /repos/{owner}/{repo}/commits/{ref} (PyGithub's non-lazy `repo.get_commit(sha)` fetches it)."""
+    api = u.repo_api(repo, f"/commits/{sha}")
+    person = {
+        "name": author.login,
+        "email": f"{author.id}+{author.login}@users.noreply.github.com",
+        "date": repo.created_at,
+    }
+    return {
+        "sha": sha,
+        "node_id": _node_id("Commit", int(sha[:7], 16)),
+        "url": api,
+        "html_url": u.html(f"{repo.full_name}/commit/{sha}"),
+        "comments_url": f"{api}/comments",
+        "commit": {
+            "url": u.repo_api(repo, f"/git/commits/{sha}"),
+            "author": person,
+            "committer": person,
+            "message": message,
+            "comment_count": 0,
+            "tree": {"sha": sha[::-1], "url": u.repo_api(repo, f"/git/trees/{sha[::-1]}")},
+            "verification": {
+                "verified": False,
+                "reason": "unsigned",
+                "payload": None,
+                "signature": None,
+                "verified_at": None,
+            },
+        },
+        "author": user(u, author),
+        "committer": user(u, author),
+        "parents": [
+            {"sha": p, "url": u.repo_api(repo, f"/commits/{p}"), "html_url": u.html(f"{repo.full_name}/commit/{p}")}
+            for p in parents
+        ],
+        "stats": {"additions": 12, "deletions": 3, "total": 15},
+        "files": [],
+    }
+
+
+def _pull_request_minimal(u: Urls, repo: Repo, pr: PullRequest) -> Json:
+    ref = {"id": repo.id, "url": u.repo_api(repo), "name": repo.name}
+    return {
+        "id": pr.id,
+        "number": pr.number,
+        "url": _pull_api(u, repo, pr),
+        "head": {"ref": pr.head_ref, "sha": pr.head_sha, "repo": ref},
+        "base": {"ref": pr.base_ref, "sha": pr.base_sha, "repo": ref},
+    }
+
+
+def check_run(u: Urls, repo: Repo, run: CheckRun) -> Json:
+    api = u.repo_api(repo, f"/check-runs/{run.id}")
+    html = u.html(f"{repo.full_name}/runs/{run.id}")
+    pulls = [p for p in repo.pulls.values() if p.state == "open" and p.head_sha == run.head_sha]
+    return {
+        "id": run.id,
+        "head_sha": run.head_sha,
+        "node_id": _node_id("CheckRun", run.id),
+        "external_id": run.external_id if run.external_id is not None else "",
+        "url": api,
+        "html_url": html,
+        "details_url": run.details_url if run.details_url is not None else html,
+        "status": run.status,
+        "conclusion": run.conclusion,
+        "started_at": run.started_at,
+        "completed_at": run.completed_at,
+        "output": {
+            "title": run.output_title,
+            "summary": run.output_summary,
+            "text": run.output_text,
+            "annotations_count": len(run.annotations),
+            "annotations_url": f"{api}/annotations",
+        },
+        "name": run.name,
+        "check_suite": {"id": run.check_suite_id},
+        "app": actions_app(u),
+        "pull_requests": [_pull_request_minimal(u, repo, p) for p in pulls],
+    }
+
+
+def check_annotation(u: Urls, repo: Repo, run: CheckRun, ann: Annotation) -> Json:
+    return {
+        "path": ann.path,
+        "blob_href": u.html(f"{repo.full_name}/blob/{run.head_sha}/{quote(ann.path)}"),
+        "start_line": ann.start_line,
+        "end_line": ann.end_line,
+        "start_column": ann.start_column,
+        "end_column": ann.end_column,
+        "annotation_level": ann.annotation_level,
+        "title": ann.title,
+        "message": ann.message,
+        "raw_details": ann.raw_details,
+    }
+
+
+def error(u: Urls, message: str, status: int, doc: str = "rest") -> Json:
+    """GitHub's `basic-error` body. Its documentation_url, on GitHub at docs.github.com, is under the fake's base
+    too, so that no address the fake hands out leads off this machine."""
+    return {"message": message, "documentation_url": u.html(f"docs/{doc}"), "status": str(status)}

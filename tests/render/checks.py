@@ -1,0 +1,74 @@
+"""Assertions on rendered Markdown, through GitHub's renderer (see gfm.py)."""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from evidence_gate.render import ZERO_WIDTH_SPACE
+from tests.render.gfm import comments, elements, parse, to_html, visible_text
+
+# The elements our templates make. Anything else came from untrusted text: raw HTML, a link, an
+# image, emphasis, strike-through, a task list.
+OURS = frozenset({"p", "h1", "h2", "h3", "strong", "table", "thead", "tbody", "tr", "th", "td"})
+OURS |= {"details", "summary", "pre", "code", "ul", "li"}
+# What github.com would link after rendering: a mention, an issue reference, a URL.
+LINKABLE = re.compile(r"@[A-Za-z0-9]|#\d|(?i:gh-\d)|://|(?i:www\.)")
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+MORE_LINE = re.compile(r"^… ([\d,]+) more (.+)$", re.MULTILINE)
+
+
+def folded(text: str) -> str:
+    """What inline untrusted text reads as: whitespace runs as one space, control characters gone."""
+    words = (re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", "", word) for word in text.split())
+    return " ".join(word for word in words if word)
+
+
+def seen(element: HtmlElement) -> str:
+    """An element's text as a reader sees it (zero-width spaces are invisible)."""
+    return str(element.text_content()).replace(ZERO_WIDTH_SPACE, "")
+
+
+def find(root: HtmlElement, path: str) -> HtmlElement:
+    found = root.find(path)
+    assert found is not None, path
+    return found
+
+
+def check_structure(markdown: str, markers: list[str], html: str | None = None) -> HtmlElement:
+    """The structure every output must keep, whatever the ledger held; returns the parsed HTML.
+    `html` is the Markdown already rendered (in a batch), else it is rendered here."""
+    assert HTML_COMMENT.findall(markdown) == markers
+    assert markdown.count("<!--") == markdown.count("-->") == len(markers)
+    html = to_html(markdown)[0] if html is None else html
+    root = parse(html)
+    assert comments(root) == markers
+    unexpected = {element.tag for element in elements(root)} - OURS
+    assert not unexpected, f"elements from untrusted text: {unexpected}"
+    details = root.findall(".//details")
+    assert html.count("<details>") == html.count("</details>") == len(details)
+    for block in details:
+        assert block.getparent() is root, "a <details> block did not close"
+        assert block[0].tag == "summary"
+    assert not LINKABLE.search(visible_text(root))
+    return root
+
+
+def gate_rows(root: HtmlElement) -> list[list[str]]:
+    """The gate table's rows, three cells each."""
+    tables = [table for table in root.iter("table") if [seen(th) for th in table.iter("th")][:1] == ["Gate"]]
+    assert len(tables) == 1
+    rows = [[seen(cell) for cell in row.findall("td")] for row in tables[0].findall("./tbody/tr")]
+    assert all(len(row) == 3 for row in rows)
+    return rows
+
+
+def more_lines(markdown: str, root: HtmlElement) -> dict[str, int]:
+    """The "… N more" lines outside code, by what they count; each must render as its own paragraph."""
+    paragraphs = {seen(p) for p in root.iter("p")}
+    found: dict[str, int] = {}
+    for match in MORE_LINE.finditer(markdown):
+        if match.group(0) in paragraphs:
+            found[match.group(2)] = found.get(match.group(2), 0) + int(match.group(1).replace(",", ""))
+    return found

@@ -1,0 +1,92 @@
+"""A user's templates replace ours by name, still sandboxed; a mistake in one is a one-line error
+that says the fix, never a lost comment or a leak."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.render import (
+    MissingCommentMarker,
+    TemplateError,
+    render_check_run,
+    render_comment,
+    render_job_summary,
+)
+from tests.render.checks import check_structure
+from tests.render.ledgers import hostile_ledger, ledger
+
+
+def templates(tmp_path: Path, **files: str) -> Path:
+    directory = tmp_path / "templates"
+    directory.mkdir()
+    for name, text in files.items():
+        (directory / name.replace("__", ".")).write_text(text, encoding="utf-8")
+    return directory
+
+
+def test_a_template_of_the_same_name_replaces_ours_and_the_rest_stay(tmp_path: Path) -> None:
+    directory = templates(
+        tmp_path,
+        comment__md__j2='{% import "blocks.md.j2" as blocks %}{{ comment_marker }}\nOurs: {{ check_name | md }}\n\n'
+        "{{ blocks.gate_table(gates, gates_notes) }}",
+    )
+    subject = hostile_ledger()
+    comment = render_comment(subject, directory)
+    assert comment.startswith("<!-- evidence-gate:comment:evidence-b-gate-b-octocat -->\nOurs: Evidence &lt;b&gt;")
+    check_structure(comment, [comment.splitlines()[0]])
+    assert render_job_summary(subject, directory) == render_job_summary(subject)
+
+
+def test_a_comment_without_the_marker_is_refused(tmp_path: Path) -> None:
+    directory = templates(tmp_path, comment__md__j2="Verdict: {{ verdict }}\n")
+    with pytest.raises(MissingCommentMarker, match=r"keep \{\{ comment_marker \}\} in the template") as raised:
+        render_comment(ledger(), directory)
+    assert "\n" not in str(raised.value)
+
+
+def test_untrusted_text_printed_without_a_filter_is_refused(tmp_path: Path) -> None:
+    directory = templates(tmp_path, comment__md__j2="{{ comment_marker }}\n{{ failed_tests[0].name }}\n")
+    with pytest.raises(TemplateError, match=r"comment.md.j2: prints untrusted text without a filter: pass it through"):
+        render_comment(ledger(), directory)
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("{{ comment_marker }}{{ gates }}", "prints a list"),
+        ("{{ comment_marker }}{{ head.__class__.__mro__ }}", "comment.md.j2: "),
+        ("{{ comment_marker }}{{ undefined_name }}", "'undefined_name' is undefined"),
+        ("{{ comment_marker }}{% for %}", "line 1"),
+        ('{{ comment_marker }}{% include "/etc/passwd" %}', "no template '/etc/passwd'"),
+        ('{{ comment_marker }}{% include "../templates/comment.md.j2" %}', "no template"),
+        ("{{ comment_marker }}{{ range(10 ** 9) | list }}", "ranges larger than MAX_RANGE"),
+        ("{{ comment_marker }}{{ 1 / 0 }}", "ZeroDivisionError"),
+    ],
+)
+def test_template_mistakes_and_escapes_are_one_line_errors(tmp_path: Path, text: str, error: str) -> None:
+    directory = templates(tmp_path, comment__md__j2=text)
+    with pytest.raises(TemplateError, match=error) as raised:
+        render_comment(ledger(), directory)
+    assert "\n" not in str(raised.value)
+
+
+def test_the_sandbox_refuses_python_internals(tmp_path: Path) -> None:
+    directory = templates(tmp_path, comment__md__j2="{{ comment_marker }}{{ ''.__class__.__subclasses__() }}")
+    with pytest.raises(TemplateError):
+        render_comment(ledger(), directory)
+
+
+def test_a_symlinked_template_is_refused(tmp_path: Path) -> None:
+    secret = tmp_path / "environ.j2"
+    secret.write_text("GITHUB_TOKEN=ghs_secret", encoding="utf-8")
+    directory = templates(tmp_path)
+    (directory / "check_summary.md.j2").symlink_to(secret)
+    with pytest.raises(TemplateError, match="templates must be regular files, not symlinks"):
+        render_check_run(ledger(), directory)
+
+
+def test_templates_dir_must_be_a_directory(tmp_path: Path) -> None:
+    with pytest.raises(TemplateError, match="templates-dir is not a directory"):
+        render_comment(ledger(), tmp_path / "missing")
