@@ -17,12 +17,12 @@ from typing import TextIO
 from github import Github
 
 from evidence_gate.digest import encode
-from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.github.client import make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
-from evidence_gate.ledger import Ledger, write_ledger
+from evidence_gate.ledger import Ledger, read_ledger, write_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import render_check_run, render_comment, render_job_summary
 from evidence_gate.settings import Settings, resolve
@@ -31,32 +31,31 @@ from evidence_gate.settings import Settings, resolve
 def run_action(environ: Mapping[str, str], log: TextIO) -> int:
     context = load_context(environ)
     workspace = Path(environ.get("GITHUB_WORKSPACE") or ".")
-    repo = (
-        workspace / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
-        if environ.get("INPUT_WORKING-DIRECTORY")
-        else workspace
-    )
+    repo = workspace / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
     config = environ.get("INPUT_CONFIG", "").strip()
     settings = resolve(repo, {}, environ, Path(config) if config else None)
     if context is None:
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE
     client = make_client(settings.github_token, context.api_url) if settings.github_token else None
-    baseline, note = (None, "no baseline: no token to read the base commit's check run")
-    if client is not None:
-        baseline, note = read_baseline(client, context, settings.check_name)
-    ledger = run_pipeline(
-        RunInputs(
+    made_elsewhere = environ.get("INPUT_LEDGER", "").strip()
+    if made_elsewhere:
+        ledger = checked_ledger(read_ledger(repo / made_elsewhere), context, settings)
+    else:
+        baseline, note = (None, "no baseline: no token to read the base commit's check run")
+        if client is not None:
+            baseline, note = read_baseline(client, context, settings.check_name)
+        inputs = RunInputs(
             settings=settings, pull_request=context.pull_request, baseline=baseline, baseline_note=note, in_ci=True
         )
-    )
+        ledger = run_pipeline(inputs)
     ledger_path = (
         settings.ledger_out or Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
     )
     write_ledger(ledger, ledger_path)
     write_outputs(environ.get("GITHUB_OUTPUT"), _outputs(ledger, ledger_path))
     write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
-    exit_code = _exit_code(ledger, settings)
+    exit_code = exit_code_of(ledger, settings)
     if client is None:
         notice(log, "no github-token: the result is in the job summary, the step outputs and the ledger")
         return exit_code
@@ -87,6 +86,22 @@ def publish_ledger(client: Github, context: GitHubContext, settings: Settings, l
     )
 
 
+def checked_ledger(ledger: Ledger, context: GitHubContext, settings: Settings) -> Ledger:
+    """A ledger made elsewhere (on the runner, or by a fork's run) is published only when it is about
+    this pull request's head commit and under this configuration's check name."""
+    pull = context.pull_request
+    if ledger.head is None:
+        raise UsageError("the ledger names no head commit, so it cannot be tied to this pull request")
+    expected = pull.head_sha if pull else context.sha
+    if ledger.head != expected:
+        raise UsageError(f"the ledger is about {ledger.head[:12]}, not {expected[:12]}; refusing to publish it here")
+    if ledger.check_name != settings.check_name:
+        raise UsageError(
+            f"the ledger was made for the check {ledger.check_name!r}, not {settings.check_name!r}; refusing it"
+        )
+    return ledger
+
+
 def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
     counts = ledger.counts
     return {
@@ -99,7 +114,7 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
     }
 
 
-def _exit_code(ledger: Ledger, settings: Settings) -> int:
+def exit_code_of(ledger: Ledger, settings: Settings) -> int:
     """The step fails exactly when the check run's conclusion is a failure."""
     return 1 if conclusion(ledger.verdict, settings.fail_on) == "failure" else 0
 

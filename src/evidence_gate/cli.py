@@ -16,9 +16,9 @@ from typing import TextIO
 
 from evidence_gate import __version__
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
-from evidence_gate.verbs import changes, criteria, detect, evidence, merge, publish, run, summary
+from evidence_gate.verbs import changes, criteria, demo, detect, evidence, merge, publish, run, summary
 
-VERBS = (detect, changes, summary, evidence, criteria, run, merge, publish)
+VERBS = (detect, changes, summary, evidence, criteria, run, merge, publish, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from evidence_gate.errors import UsageError
+from evidence_gate.github.context import load_context
 
 SECRET_VARIABLES = frozenset(
     {
@@ -35,12 +37,25 @@ class CommandRun:
     output: Path
 
 
+def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
+    """`pull_request_target` runs with a write token and the repository's secrets, on a pull request
+    whose head may be a fork's code: running that code there hands both to whoever opened it."""
+    context = load_context(environ)
+    if context is not None and context.untrusted_head_with_secrets:
+        raise UsageError(
+            "refusing to run repository code: this is a pull_request_target run for a fork's pull request,"
+            " which holds a write token and secrets; run tests in a pull_request workflow instead"
+            " (see docs/fork-pull-requests.md)"
+        )
+
+
 def scrubbed_environment() -> dict[str, str]:
     return {name: value for name, value in os.environ.items() if name not in SECRET_VARIABLES}
 
 
 def run_shell(command: str, cwd: Path, output: Path, timeout: float) -> CommandRun:
     """Run `command` with /bin/sh in `cwd`, stdout and stderr together into `output`."""
+    refuse_untrusted_head(os.environ)
     try:
         with output.open("wb") as sink:
             completed = subprocess.run(

@@ -24,7 +24,7 @@ DEFAULT_CHECK_NAME = "Evidence Gate"
 
 class CommentMode(StrEnum):
     ALWAYS = "always"  # create or update the comment on every run
-    CHANGES = "changes"  # write only when the comment's content would change
+    CHANGES = "changes"  # write only when the verdict differs from the one the comment shows
     FAILURES = "failures"  # write when the verdict is not PASS, and update one that exists
     OFF = "off"
 
@@ -138,6 +138,6 @@ def resolve(repo: Path, flags: Mapping[str, Any], environ: Mapping[str, str], co
         comment_mode=comment_mode,
         fail_on=fail_on,
         templates_dir=(repo / templates) if templates else None,
-        ledger_out=Path(ledger_out) if ledger_out else None,
+        ledger_out=repo / ledger_out if ledger_out else None,
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
     )

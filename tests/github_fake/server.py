@@ -47,6 +47,7 @@ class LoggedRequest:
     raw_body: bytes
     route: str | None  # operation id, None when no route matched
     status: int = 0  # the status the fake answered with
+    received_at: float = 0.0  # time.monotonic() when the request arrived, to measure a client's waits
 
     @property
     def query_dict(self) -> dict[str, str]:
@@ -242,6 +243,7 @@ class FakeGitHub:
     # --- handling ------------------------------------------------------------------------------------------------
 
     def handle(self, incoming: _Incoming) -> _Outgoing:
+        received_at = time.monotonic()
         with self._lock:
             found = find_route(incoming.method, incoming.path)
             route, params = found if found else (None, {})
@@ -261,6 +263,7 @@ class FakeGitHub:
                     raw_body=incoming.body,
                     route=route.operation_id if route else None,
                     status=out.status,
+                    received_at=received_at,
                 )
             )
             return out

@@ -6,6 +6,7 @@ permissions) is reported once, clearly, and the remaining writes are skipped.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -23,6 +24,7 @@ from evidence_gate.render import CheckRunText, LimitError, comment_marker, fit_a
 from evidence_gate.settings import CommentMode, FailOn
 
 ANNOTATIONS_PER_REQUEST = 50
+_VERDICT_MARKER = re.compile(r"<!-- QG:VERDICT:(PASS|BLOCKED|STAGNATION) -->")
 T = TypeVar("T")
 
 
@@ -124,10 +126,14 @@ class Publisher:
         ours = _our_comments(issue, marker)
         if not ours and mode is CommentMode.FAILURES and ledger.verdict is Verdict.PASS:
             return
+        if ours and mode is CommentMode.CHANGES and _verdict_of(ours[0].body) == ledger.verdict:
+            result.comment_url = ours[0].html_url
+            return
         if not ours:
-            _write(lambda: issue.create_comment(body))
-            # Two runs at once may both have created one: keep the oldest, remove the rest.
-            ours = _our_comments(issue, marker)
+            created = _write(lambda: issue.create_comment(body))
+            # Two runs at once may both have created one: keep the oldest, remove the rest. A token
+            # of a person (not a bot) finds none of its own: then the one just created is kept.
+            ours = _our_comments(issue, marker) or [created]
         keep = ours[0]
         if keep.body != body:
             _write(lambda: keep.edit(body))
@@ -181,6 +187,11 @@ def _annotation(note: Annotation) -> dict[str, str | int]:
     if note.title:
         document["title"] = note.title
     return document
+
+
+def _verdict_of(body: str | None) -> Verdict | None:
+    found = _VERDICT_MARKER.search(body or "")
+    return Verdict(found.group(1)) if found else None
 
 
 def _is_bot(user: object) -> bool:

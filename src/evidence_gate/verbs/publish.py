@@ -16,12 +16,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from evidence_gate.action import notice, publish_ledger, warning
-from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from evidence_gate.action import checked_ledger, exit_code_of, notice, publish_ledger, warning
+from evidence_gate.errors import UsageError
 from evidence_gate.github.client import make_client
 from evidence_gate.github.context import load_context
 from evidence_gate.github.files import write_job_summary
-from evidence_gate.ledger import Verdict, read_ledger
+from evidence_gate.ledger import read_ledger
 from evidence_gate.pipeline import PullRequest
 from evidence_gate.render import render_job_summary
 from evidence_gate.settings import resolve
@@ -30,9 +30,10 @@ from evidence_gate.verbs.common import existing_file, print_json
 NAME = "publish"
 HELP = "publish a ledger made elsewhere (the fork recipe's workflow_run step)"
 EPILOG = (
-    "Needs GITHUB_REPOSITORY, GITHUB_API_URL and a token (INPUT_GITHUB-TOKEN or GITHUB_TOKEN). Exit codes: 0 "
-    "published, verdict PASS; 1 published, verdict BLOCKED or STAGNATION; 2 usage error (an invalid ledger, "
-    "a ledger that is not about the pull request's head)."
+    "Needs GITHUB_REPOSITORY, GITHUB_API_URL and a token (INPUT_GITHUB-TOKEN or GITHUB_TOKEN). The check name "
+    "comes from this job's configuration, never from the ledger. Exit codes: 0 published, and the check run's "
+    "conclusion is not a failure (see fail-on); 1 published, conclusion failure; 2 usage error (an invalid "
+    "ledger, one that names no head or is not about the pull request's head, or made for another check name)."
 )
 
 
@@ -47,23 +48,20 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     context = load_context({**os.environ, **({"GITHUB_EVENT_PATH": args.event} if args.event else {})})
     if context is None:
         raise UsageError("publish: GITHUB_REPOSITORY is not set: run it in a GitHub Actions job")
-    settings = resolve(Path(args.repo), {"check-name": ledger.check_name}, os.environ, None)
+    settings = resolve(Path(args.repo), {}, os.environ, None)
     if not settings.github_token:
         raise UsageError("publish: no token (set INPUT_GITHUB-TOKEN or GITHUB_TOKEN)")
     client = make_client(settings.github_token, context.api_url)
     if context.pull_request is not None:
+        # The event is untrusted: only its number is used; the shas come from GitHub itself.
         pull = client.get_repo(context.repository, lazy=True).get_pull(context.pull_request.number)
-        if ledger.head and pull.head.sha != ledger.head:
-            raise UsageError(
-                f"publish: the ledger is about {ledger.head[:12]} but pull request #{pull.number}'s head is"
-                f" {pull.head.sha[:12]}; refusing to publish it there"
-            )
         context = replace(
             context,
             pull_request=PullRequest(
                 number=pull.number, base_sha=pull.base.sha, head_sha=pull.head.sha, body=pull.body or ""
             ),
         )
+    ledger = checked_ledger(ledger, context, settings)
     write_job_summary(os.environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     published = publish_ledger(client, context, settings, ledger)
     for problem in published.problems:
@@ -72,4 +70,4 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print_json({"comment_url": published.comment_url, "check_run_url": published.check_run_url}, out)
     else:
         notice(out, f"published {ledger.verdict}: {published.check_run_url or 'no check run'}")
-    return EXIT_OK if ledger.verdict is Verdict.PASS else EXIT_CHECK_FAILED
+    return exit_code_of(ledger, settings)

@@ -1,0 +1,184 @@
+"""`evidence-gate demo` end to end: a real example repository, its tests run for real (pytest, and
+unittest as on a machine without pytest), the pipeline, the printed comment, and the HTML preview,
+read with lxml and as headless Chromium builds it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import lxml.html
+import pytest
+from lxml.html import HtmlElement
+
+from evidence_gate import demo
+from evidence_gate.render import render_comment
+from tests.render.checks import OURS
+from tests.render.ledgers import hostile_ledger
+
+from .conftest import CliResult, git
+
+COUNTS_LINE = "**Tests:** 5 executed (4 passed, 1 failed), 1 skipped."
+CRITERIA = ("a discount code lowers the cart's total", "an unknown discount code is refused with a message")
+# The page around the rendered Markdown.
+PAGE = frozenset({"html", "head", "meta", "title", "style", "body", "article", "header", "div"})
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+def run_demo(cli: Callable[..., CliResult], tmp_path: Path, *args: str) -> tuple[CliResult, Path]:
+    preview = tmp_path / "preview.html"
+    return cli("demo", "--preview", preview, *args), preview
+
+
+def text(element: HtmlElement) -> str:
+    return " ".join(str(element.text_content()).replace("\u200b", "").split())
+
+
+def check_page(root: HtmlElement) -> None:
+    """The comment as a page: the verdict, a row per gate, the three folded blocks with what they fold."""
+    assert "<!-- QG:VERDICT:BLOCKED -->" in [f"<!--{node.text}-->" for node in root.xpath("//comment()")]
+    assert text(root.xpath("//h3")[0]).endswith("Evidence Gate: Blocked")
+    rows = [[text(cell) for cell in row.xpath("./th|./td")] for row in root.xpath("//table//tr")]
+    assert [row[0] for row in rows] == ["Gate", "Test evidence", "Acceptance criteria"]
+    assert [row[1] for row in rows[1:]] == ["❌ fail", "❌ fail"]
+    details = root.xpath("//details")
+    assert [text(block.xpath("./summary")[0]) for block in details] == [
+        "Failing tests (1)",
+        "Test evidence: ❌ fail",
+        "Acceptance criteria: ❌ fail",
+    ]
+    assert "AssertionError: -380 != 0" in text(details[0].xpath(".//pre")[0])
+    assert "1 failed, 4 passed, 1 skipped" in text(details[1].xpath(".//pre")[0])
+    criteria = [text(item) for item in details[2].xpath(".//li")]
+    assert criteria == [
+        f"green: [SHOP-1#1] {CRITERIA[0]}: 1 tests passed",
+        f"missing: [SHOP-1#2] {CRITERIA[1]}: no test names it",
+    ]
+    assert not root.xpath("//script|//link|//img|//iframe")
+
+
+def test_the_demo_prints_the_comment_and_writes_its_preview(cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
+    assert result.code == 0, result.err
+    comment = result.out
+    assert comment.startswith("<!-- evidence-gate:comment:evidence-gate -->\n<!-- QG:VERDICT:BLOCKED -->\n")
+    assert "<!-- QG:CHECK:evidence:FAIL -->" in comment
+    assert "<!-- QG:CHECK:criteria:FAIL -->" in comment
+    assert COUNTS_LINE in comment
+    assert "| Acceptance criteria | ❌ fail | 1 of 2 acceptance criteria proven by passing tests |" in comment
+    for criterion in CRITERIA:
+        assert criterion in comment
+    assert result.err.splitlines()[-1].startswith("evidence-gate demo: verdict BLOCKED")
+    assert "The demo exits 0 whatever the verdict" in result.err
+
+    page = preview.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>\n")
+    root = lxml.html.document_fromstring(page)
+    assert root.xpath("//title")[0].text == "Evidence Gate demo: BLOCKED"
+    check_page(root)
+    # Offline and inert: no request to anywhere, and no script may run.
+    assert not root.xpath("//*[@src or @href]")
+    policy = root.xpath("//meta[@http-equiv='Content-Security-Policy']/@content")
+    assert policy == ["default-src 'none'; style-src 'unsafe-inline'"]
+
+
+def test_without_pytest_unittest_runs_the_example(
+    cli: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a fresh `pip install .` sees: no pytest, so unittest runs the same tests; with no JUnit
+    report no test is named, and the criteria gate says so."""
+    monkeypatch.setattr(demo, "pytest_available", lambda: False)
+    example = tmp_path / "example"
+    result, preview = run_demo(cli, tmp_path, "--keep", example, "--json")
+    assert result.code == 0, result.err
+    assert result.err.splitlines()[0].startswith("evidence-gate demo: pytest is not installed, so unittest ran")
+    assert '"verdict": "BLOCKED"' in result.out
+    assert "2 acceptance criteria, but no JUnit report names tests" in result.out
+    assert COUNTS_LINE.replace("**", "") in " ".join(lxml.html.fromstring(preview.read_bytes()).text_content().split())
+
+    assert git(example, "log", "--format=%s").splitlines() == ["Add discount codes", "Add the cart"]
+    assert git(example, "status", "--porcelain") == ""  # build/ is ignored, nothing else was left behind
+    assert sorted(path.name for path in (example / "build").iterdir()) == ["unittest.log"]
+    log = (example / "build" / "unittest.log").read_text(encoding="utf-8")
+    assert "test_a_discount_code_lowers_the_total[SHOP-1#1]" in log
+    assert log.rstrip().endswith("FAILED (failures=1, skipped=1)")
+
+
+def test_asking_for_pytest_without_it_is_one_line_and_exit_2(
+    cli: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "pytest_available", lambda: False)
+    result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
+    assert result.code == 2
+    assert result.err.startswith("evidence-gate: error: --runner pytest: pytest is not installed")
+    assert result.err.count("\n") == 1
+    assert not preview.exists()
+
+
+def test_tests_that_did_not_run_stop_the_demo(
+    cli: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A runner that did not run the tests (pytest's exit 2: a collection error) is not a demo."""
+    monkeypatch.setitem(demo._HEAD_FILES, "tests/test_broken.py", "def (:\n")
+    result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
+    assert result.code == 2
+    assert result.err.startswith("evidence-gate: error: pytest exited 2 on the example's tests, not 0 or 1: see ")
+    assert not preview.exists()
+
+
+def test_keep_refuses_a_directory_that_holds_files(cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("my own file", encoding="utf-8")
+    result, _ = run_demo(cli, tmp_path, "--keep", tmp_path / "mine")
+    assert result.code == 2
+    assert "give a new or empty directory" in result.err
+    assert [path.name for path in (tmp_path / "mine").iterdir()] == ["notes.txt"]
+
+
+def test_the_preview_holds_no_html_but_the_templates_own() -> None:
+    """Raw HTML is on in the preview's Markdown renderer for the templates' <details>; every hostile
+    string the renderer escapes stays text there too."""
+    root = lxml.html.document_fromstring(demo.preview_html(render_comment(hostile_ledger()), "<b>title</b>"))
+    tags = {str(element.tag) for element in root.xpath("//*")}
+    assert tags <= OURS | PAGE, tags - OURS - PAGE
+    markers = [node.text for node in root.xpath("//comment()")]
+    assert all(marker.startswith((" QG:", " evidence-gate:comment:")) for marker in markers), markers
+    assert root.xpath("//title")[0].text == "<b>title</b>"
+
+
+def chromium() -> str:
+    found = shutil.which("chromium")
+    if found is None:
+        message = "headless Chromium is not installed (Debian's `chromium` package, /usr/bin/chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}: CI installs it, see .ci/run")
+        pytest.skip(f"{message}; CI installs it and runs this test")
+    return found
+
+
+def test_chromium_renders_the_preview(cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    browser = chromium()
+    result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
+    assert result.code == 0, result.err
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir()
+    dumped = subprocess.run(
+        [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom", preview.as_uri()],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert dumped.returncode == 0, dumped.stderr.decode("utf-8", "replace")[-2000:]
+    check_page(lxml.html.document_fromstring(dumped.stdout.decode("utf-8")))
