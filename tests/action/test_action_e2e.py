@@ -17,7 +17,7 @@ import pytest
 
 from evidence_gate.digest import encode
 from evidence_gate.github.pr_body import START
-from evidence_gate.ledger import Ledger, Verdict, read_ledger
+from evidence_gate.ledger import Ledger, Verdict, read_ledger, write_ledger
 from evidence_gate.model import Counts
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
 from tests.github_fake.fixture import check_no_violations, start_github_server
@@ -484,3 +484,101 @@ def test_publish_refuses_a_ledger_not_about_this_pull_request(
     assert result.returncode == 2
     assert message in result.stderr
     assert [r for r in server.requests if r.method != "GET"] == []
+
+
+def test_a_429_on_an_annotation_patch_is_retried(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = make_repo(repo, FAILING)
+    seed(server, base, head)
+    server.script("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", faults.too_many_requests(retry_after=1))
+    run_pytest(repo)
+    action(repo, event(tmp_path, base, head), head)
+    (check_run,) = server.check_runs(head)
+    assert len(check_run.annotations) == 120
+    assert len(server.requests_to("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}")) == 3
+
+
+def test_duplicates_left_by_concurrent_runs_are_removed(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    import requests
+
+    from evidence_gate.render import comment_marker
+
+    base, head = make_repo(repo, TESTS)
+    seed(server, base, head)
+    for text in ("first run", "second run"):
+        response = requests.post(
+            f"{server.url}/repos/{REPO}/issues/{PR}/comments",
+            headers={"Authorization": f"token {DEFAULT_TOKEN}"},
+            json={"body": f"{comment_marker(CHECK)}\n{text}"},
+            timeout=10,
+        )
+        assert response.status_code == 201
+    oldest = min(comment.id for comment in server.comments(PR))
+    run_pytest(repo)
+    action(repo, event(tmp_path, base, head), head)
+    (comment,) = server.comments(PR)
+    assert comment.id == oldest
+    assert "<!-- QG:VERDICT:PASS -->" in comment.body
+
+
+def test_a_ledger_made_on_the_runner_is_published_by_the_container_step(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = make_repo(repo, TESTS)
+    seed(server, base, head)
+    run_pytest(repo)
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "evidence_gate",
+            "run",
+            "--repo",
+            str(repo.path),
+            "--base",
+            base,
+            "--reports",
+            "build/*.xml",
+            "build/*.log",
+            "--format",
+            "json",
+            "--ledger-out",
+            "evidence-gate-ledger.json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    run = action(repo, event(tmp_path, base, head), head, ledger="evidence-gate-ledger.json", reports="")
+    assert run.outputs["verdict"] == "PASS"
+    assert run.ledger.head == head
+    assert len(server.check_runs(head)) == 1
+    assert len(server.comments(PR)) == 1
+
+
+def test_merge_joins_the_ledgers_of_a_matrix(tmp_path: Path) -> None:
+    shards = []
+    for index, (passed, failed) in enumerate([(3, 0), (2, 1)]):
+        ledger = Ledger(
+            verdict=Verdict.BLOCKED if failed else Verdict.PASS,
+            head="a" * 40,
+            base=None,
+            stack="python",
+            counts=Counts(passed=passed, failed=failed, skipped=0),
+        )
+        path = tmp_path / f"ledger-{index}.json"
+        write_ledger(ledger, path)
+        shards.append(str(path))
+    result = subprocess.run(
+        [sys.executable, "-m", "evidence_gate", "merge", *shards, "-o", str(tmp_path / "merged.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    merged = read_ledger(tmp_path / "merged.json")
+    assert (merged.verdict, merged.counts) == (Verdict.BLOCKED, Counts(passed=5, failed=1, skipped=0))
