@@ -6,11 +6,10 @@
 # run as the default user, root, and to leave the working directory to GitHub). Everything the
 # action needs is installed here, at build time; nothing is downloaded when it runs.
 #
-# Base: Debian bookworm's slim image, pinned by its dated tag. 20250520 is the build of Debian
-# 12.11 made from Debian's archive as of 2025-05-20, the same snapshot date as the package
-# archive this project's build machines install from, so the local stand-in made by
-# scripts/container/base-image.sh (no registry can be reached there) has the same packages. A digest pin cannot be
-# matched by that stand-in; the dated tag is the pin.
+# Base: Debian bookworm's slim image, pinned by its dated tag (Debian 12.11, built from the
+# Debian snapshot of 2025-05-20). scripts/container/base-image.sh makes a local stand-in under the
+# same name for building without a registry; a digest pin could not be matched by it, so the
+# dated tag is the pin.
 FROM debian:bookworm-20250520-slim
 
 # Debian's python3 (3.11) and git; pip and the package go into a venv (PEP 668 forbids pip in the
