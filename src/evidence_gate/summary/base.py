@@ -1,4 +1,5 @@
-"""What every summary parser shares: the counts, a parser's reading, and the line-parser protocol.
+"""What every summary parser shares: the counts, a parser's reading, the line-parser protocol, and the
+sum of several runs in one log.
 
 A line parser is fed the cleaned lines of a log one at a time (ANSI colours removed, carriage-return
 redraws resolved, line endings stripped) and keeps only the state it needs, so a log of any size is
@@ -13,7 +14,7 @@ read in one pass and bounded memory. When it is done it says one of three things
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
@@ -51,6 +52,38 @@ class LineParser(ABC):
 
     def reading(self, counts: Counts | None, reason: str | None = None, notes: tuple[str, ...] = ()) -> Reading:
         return Reading(parser=self.name, counts=counts, reason=reason, notes=notes)
+
+
+@dataclass
+class RunTotals:
+    """The runs of one runner found in a log, added up, with the notes gathered while reading them.
+
+    A log may hold several runs (tox, rake running several tasks, a script calling the runner twice);
+    the parsers that add them up keep one of these so that they all end alike: an unreadable run
+    spoils the whole reading, no run at all is not their format, and a sum of several runs says so in
+    its first note.
+    """
+
+    unit: str  # what a run is called, plural, in the note on a sum: "jest runs", "pytest sessions"
+    total: Counts = field(default=ZERO, init=False)
+    count: int = field(default=0, init=False)
+    notes: list[str] = field(default_factory=list, init=False)
+
+    def add(self, counts: Counts) -> None:
+        """One more run, with its counts."""
+        self.total = self.total + counts
+        self.count += 1
+
+    def finish(self, parser: LineParser, unread: str | None, closing_notes: tuple[str, ...] = ()) -> Reading | None:
+        """What `parser.finish()` returns: `unread` wins over any counts, since a run that cannot be read makes
+        the sum wrong; None when no run was seen. `closing_notes` are those known only once every run is in
+        (a count over all runs, a caveat that holds for the sum) and come after the notes of the runs."""
+        if unread:
+            return parser.reading(None, unread)
+        if not self.count:
+            return None
+        added_up = (f"{self.count} {self.unit} added up",) if self.count > 1 else ()
+        return parser.reading(self.total, notes=(*added_up, *self.notes, *closing_notes))
 
 
 class DocumentParser(ABC):

@@ -25,7 +25,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
 
 _COUNT = re.compile(r"^(?P<completed>\d+) tests? completed, (?P<failed>\d+) failed(?:, (?P<skipped>\d+) skipped)?$")
 _BUILD = re.compile(r"^BUILD (?P<result>SUCCESSFUL|FAILED)(?: in \S.*)?$")
@@ -55,8 +55,7 @@ class GradleParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._count_lines = 0
+        self._runs = RunTotals("failing test tasks")
         self._build: str | None = None  # `BUILD SUCCESSFUL` / `BUILD FAILED`, the last one
         self._gradle = False  # an `N actionable tasks` or a task line: Ant prints `BUILD SUCCESSFUL` too
         self._ran_tasks = 0  # test task lines that are not NO-SOURCE / UP-TO-DATE / ...
@@ -102,21 +101,17 @@ class GradleParser(LineParser):
         if passed < 0:
             self._unread = self._unread or f"Gradle's '{match[0]}' counts more failed and skipped than completed tests"
             return
-        self._count_lines += 1
-        self._total = self._total + Counts(passed=passed, failed=failed, skipped=skipped)
+        self._runs.add(Counts(passed=passed, failed=failed, skipped=skipped))
 
     def finish(self) -> Reading | None:
-        if self._unread:
-            return self.reading(None, self._unread)
-        if self._count_lines:
-            notes = [
-                "Gradle prints no count for a test task whose tests all passed: such tasks are not in these counts"
-            ]
-            if self._count_lines > 1:
-                notes.insert(0, f"{self._count_lines} failing test tasks added up")
-            if self._compile_failed:
-                notes.append(f"task '{self._compile_failed}' failed to compile: its tests did not run")
-            return self.reading(self._total, notes=tuple(notes))
+        caveats: tuple[str, ...] = (
+            "Gradle prints no count for a test task whose tests all passed: such tasks are not in these counts",
+        )
+        if self._compile_failed:
+            caveats = (*caveats, f"task '{self._compile_failed}' failed to compile: its tests did not run")
+        reading = self._runs.finish(self, self._unread, caveats)
+        if reading is not None:
+            return reading
         if not (self._gradle and self._build):
             return None
         if self._compile_failed:

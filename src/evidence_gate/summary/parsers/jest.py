@@ -25,7 +25,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
 
 _SUITES = re.compile(
     r"^Test Suites: (?:(?P<failed>\d+) failed, )?(?:\d+ skipped, )?(?:\d+ passed, )?(?:\d+ of )?\d+ total$"
@@ -52,9 +52,7 @@ class JestParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
-        self._notes: list[str] = []
+        self._runs = RunTotals("jest runs")
         self._unread: str | None = None
         self._interactive = False
         self._failed_suites: int | None = None  # set between a `Test Suites:` line and the next line
@@ -112,7 +110,7 @@ class JestParser(LineParser):
                 "jest printed 'Test run was interrupted.': its summary counts only the tests run before the stop"
             )
         else:
-            self._notes.append("jest's run was interrupted; the counts cover the tests run before it")
+            self._runs.notes.append("jest's run was interrupted; the counts cover the tests run before it")
         self._commit_pending()
 
     def _commit_pending(self) -> None:
@@ -122,10 +120,9 @@ class JestParser(LineParser):
         self._interactive = False
 
     def _add(self, counts: Counts, extra: int = 0) -> None:
-        self._total = self._total + counts
-        self._runs += 1
+        self._runs.add(counts)
         if extra:
-            self._notes.append(
+            self._runs.notes.append(
                 f"{extra} test suite(s) failed to run and are missing from 'Tests:'; each is counted as 1 failed test"
             )
         self._suites_failed_to_run = 0
@@ -134,14 +131,7 @@ class JestParser(LineParser):
 
     def finish(self) -> Reading | None:
         self._commit_pending()
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            return None
-        notes = tuple(self._notes)
-        if self._runs > 1:
-            notes = (f"{self._runs} jest runs added up", *notes)
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread)
 
 
 PARSER = JestParser

@@ -27,7 +27,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import LineParser, Reading, RunTotals
 
 _CLOSING = re.compile(
     r"^(?P<runs>\d+) (?:runs?|tests?), \d+ assertions?, (?P<failures>\d+) failures?, "
@@ -53,13 +53,11 @@ class MinitestParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
+        self._runs = RunTotals("Minitest runs")
         self._open = False
         self._interrupted = False
         self._load_error: str | None = None
         self._unread: str | None = None
-        self._notes: list[str] = []
 
     def feed(self, line: str) -> None:
         if not line:
@@ -81,7 +79,6 @@ class MinitestParser(LineParser):
     def _closing(self, match: re.Match[str]) -> None:
         runs, failures, errors, skips = (int(match[key]) for key in ("runs", "failures", "errors", "skips"))
         self._open = False
-        self._runs += 1
         passed = runs - failures - errors - skips
         if passed < 0:
             self._unread = self._unread or f"Minitest's closing line '{match[0]}' counts more outcomes than runs"
@@ -94,9 +91,9 @@ class MinitestParser(LineParser):
                     "run before the interrupt"
                 )
             else:
-                self._notes.append("Minitest was interrupted; the counts cover the tests run before it")
+                self._runs.notes.append("Minitest was interrupted; the counts cover the tests run before it")
             self._interrupted = False
-        self._total = self._total + counts
+        self._runs.add(counts)
 
     def finish(self) -> Reading | None:
         if self._load_error:
@@ -110,14 +107,7 @@ class MinitestParser(LineParser):
                 None,
                 "a Minitest run started ('# Running:') but its closing line is missing (killed or a truncated log)",
             )
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            return None
-        notes = tuple(self._notes)
-        if self._runs > 1:
-            notes = (f"{self._runs} Minitest runs added up", *notes)
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread)
 
 
 PARSER = MinitestParser

@@ -23,7 +23,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
 
 # mocha formats the duration with the `ms` package: 10ms, 2s, 1m, 1h.
 _PASSING = re.compile(r"^  (?P<count>\d+) passing \(\d+(?:\.\d+)?(?:ms|s|m|h|d)\)$")
@@ -43,8 +43,7 @@ class MochaParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
+        self._runs = RunTotals("mocha runs")
         self._epilogue: str | None = None  # "passing" or "pending": the epilogue line just read
         self._unread: str | None = None
 
@@ -57,25 +56,20 @@ class MochaParser(LineParser):
                     "not load) and printed no counts"
                 )
             elif line.startswith(_NO_FILES):
-                self._runs += 1
+                self._runs.add(ZERO)
             return
+        # The passing line is a run; the pending and failing lines after it complete that run's counts.
         if passing := _PASSING.match(line):
-            self._total = self._total + Counts(passed=int(passing["count"]), failed=0, skipped=0)
-            self._runs += 1
+            self._runs.add(Counts(passed=int(passing["count"]), failed=0, skipped=0))
             self._epilogue = "passing"
         elif epilogue == "passing" and (pending := _PENDING.match(line)):
-            self._total = self._total + Counts(passed=0, failed=0, skipped=int(pending["count"]))
+            self._runs.total = self._runs.total + Counts(passed=0, failed=0, skipped=int(pending["count"]))
             self._epilogue = "pending"
         elif epilogue and (failing := _FAILING.match(line)):
-            self._total = self._total + Counts(passed=0, failed=int(failing["count"]), skipped=0)
+            self._runs.total = self._runs.total + Counts(passed=0, failed=int(failing["count"]), skipped=0)
 
     def finish(self) -> Reading | None:
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            return None
-        notes = (f"{self._runs} mocha runs added up",) if self._runs > 1 else ()
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread)
 
 
 PARSER = MochaParser

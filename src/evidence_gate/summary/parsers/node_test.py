@@ -23,7 +23,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import LineParser, Reading, RunTotals
 
 # The summary lines in node's order; `suites` is absent before Node 18.15/20.
 _ORDER = ("tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms")
@@ -46,15 +46,13 @@ class NodeTestParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._summaries = 0
+        self._runs = RunTotals("node test summaries")
         self._values: dict[str, int] = {}
         self._next = -1  # index in _ORDER of the summary line expected next; -1 outside a summary
         self._file_passes = 0  # top-level passes named by a test file's path, with no subtests
         self._children = False  # the current top-level entry had indented (nested) results
         self._dots: bool | None = None  # None: undecided; True: only dot-reporter lines so far
         self._dot_list = False
-        self._notes: list[str] = []
 
     def feed(self, line: str) -> None:
         self._dot_reporter(line)
@@ -97,7 +95,7 @@ class NodeTestParser(LineParser):
         passed, file_passes = values["pass"], min(self._file_passes, values["pass"])
         if file_passes:
             passed -= file_passes
-            self._notes.append(
+            self._runs.notes.append(
                 f"{file_passes} test file(s) without tests reported by node as passing tests; not counted"
             )
         counts = Counts(
@@ -107,9 +105,8 @@ class NodeTestParser(LineParser):
         )
         stated = values["pass"] + values["fail"] + values["cancelled"] + values["skipped"] + values["todo"]
         if stated != values["tests"]:
-            self._notes.append(f"node's 'tests {values['tests']}' differs from the sum of its outcomes ({stated})")
-        self._total = self._total + counts
-        self._summaries += 1
+            self._runs.notes.append(f"node's 'tests {values['tests']}' differs from the sum of its outcomes ({stated})")
+        self._runs.add(counts)
         self._file_passes = 0
 
     def _dot_reporter(self, line: str) -> None:
@@ -124,18 +121,14 @@ class NodeTestParser(LineParser):
             self._dots = False
 
     def finish(self) -> Reading | None:
-        if self._summaries:
-            notes = tuple(self._notes)
-            if self._summaries > 1:
-                notes = (f"{self._summaries} node test summaries added up", *notes)
-            return self.reading(self._total, notes=notes)
-        if self._dots:
+        reading = self._runs.finish(self, unread=None)
+        if reading is None and self._dots:
             return self.reading(
                 None,
                 "node's dot reporter prints one character per test and per suite ('.' for pass, skip and todo "
                 "alike) and no counts; run with --test-reporter=tap or spec",
             )
-        return None
+        return reading
 
 
 PARSER = NodeTestParser

@@ -35,7 +35,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
 
 _BANNER = re.compile(r"^PHPUnit (?P<major>\d+)\.\d+\S* by Sebastian Bergmann and contributors\.$")
 _OK = re.compile(r"^OK \((?P<tests>\d+) tests?, \d+ assertions?\)$")
@@ -70,8 +70,7 @@ class PhpunitParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
+        self._runs = RunTotals("PHPUnit runs")
         self._major: int | None = None  # from the last banner
         self._open = False  # a banner without its closing lines yet
         self._header: str | None = None  # the previous line was a header awaiting its `Tests:` line
@@ -89,10 +88,10 @@ class PhpunitParser(LineParser):
         elif line.startswith("OK ("):
             if match := _OK.match(line):
                 self._open = False
-                self._closing(Counts(passed=int(match["tests"]), failed=0, skipped=0))
+                self._runs.add(Counts(passed=int(match["tests"]), failed=0, skipped=0))
         elif line == _NO_TESTS:
             self._open = False
-            self._closing(ZERO)
+            self._runs.add(ZERO)
         elif line.startswith("PHPUnit "):
             if banner := _BANNER.match(line):
                 self._major = int(banner["major"])
@@ -130,11 +129,7 @@ class PhpunitParser(LineParser):
             self._unread = self._unread or f"PHPUnit's '{line}' counts more outcomes than tests"
             return
         self._warnings += warnings
-        self._closing(Counts(passed=passed, failed=failed, skipped=skipped))
-
-    def _closing(self, counts: Counts) -> None:
-        self._total = self._total + counts
-        self._runs += 1
+        self._runs.add(Counts(passed=passed, failed=failed, skipped=skipped))
 
     def finish(self) -> Reading | None:
         if self._fatal and self._fatal_is_phpunit:
@@ -145,20 +140,13 @@ class PhpunitParser(LineParser):
             return self.reading(
                 None, "PHPUnit's banner is not followed by its closing lines (a crash, a killed run or a truncated log)"
             )
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            return None
-        notes: tuple[str, ...] = ()
-        if self._runs > 1:
-            notes = (f"{self._runs} PHPUnit runs added up",)
+        closing: tuple[str, ...] = ()
         if self._warnings:
-            notes = (
-                *notes,
+            closing = (
                 f"{self._warnings} warning(s) in 'Tests:' not counted: PHPUnit 9 reports a test class without test "
                 "methods as a 'Warning' pseudo-test, and a test that raised a warning under the same count",
             )
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread, closing)
 
 
 PARSER = PhpunitParser

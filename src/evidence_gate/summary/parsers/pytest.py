@@ -24,7 +24,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
 
 _HEADER = re.compile(r"^=+ test session starts =+$")
 # `=== <body> in 0.03s ===`; past a minute pytest adds the clock time: `in 75.20s (0:01:15)`.
@@ -83,9 +83,7 @@ class PytestParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._sessions = 0
-        self._notes: list[str] = []
+        self._runs = RunTotals("pytest sessions")
         self._open = False
         self._stopped: str | None = None
         self._unread: str | None = None
@@ -117,16 +115,15 @@ class PytestParser(LineParser):
         if read is None:
             return
         counts, notes = read
-        self._sessions += 1
         if self._stopped and not counts.failed:
             self._unread = self._unread or (
                 f"pytest was stopped ({self._stopped}) before the session ended; its closing line counts only "
                 "the tests that ran before the stop"
             )
         elif self._stopped:
-            self._notes.append(f"pytest was stopped ({self._stopped}); the counts cover the tests run before it")
-        self._total = self._total + counts
-        self._notes.extend(notes)
+            self._runs.notes.append(f"pytest was stopped ({self._stopped}); the counts cover the tests run before it")
+        self._runs.add(counts)
+        self._runs.notes.extend(notes)
         self._open = False
         self._stopped = None
 
@@ -137,14 +134,7 @@ class PytestParser(LineParser):
                 "pytest's session started ('test session starts') but its closing summary line is missing "
                 "(killed, timed out or a truncated log)",
             )
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._sessions:
-            return None
-        notes = tuple(self._notes)
-        if self._sessions > 1:
-            notes = (f"{self._sessions} pytest sessions added up", *notes)
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread)
 
 
 PARSER = PytestParser

@@ -28,7 +28,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import LineParser, Reading, RunTotals
 
 # RSpec 3's wording; minitest's `Finished in 0.002041s, ...` and other runners' lines do not match.
 _FINISHED = re.compile(r"^Finished in \d.* seconds? \(files took \d.* seconds? to load\)$")
@@ -49,12 +49,10 @@ class RspecParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
+        self._runs = RunTotals("RSpec runs")
         self._after_finished = False
         self._interrupted = False
         self._unread: str | None = None
-        self._notes: list[str] = []
 
     def feed(self, line: str) -> None:
         if self._after_finished:
@@ -78,7 +76,7 @@ class RspecParser(LineParser):
             return
         counts = Counts(passed=passed, failed=failures + errors, skipped=pending)
         if errors:
-            self._notes.append(
+            self._runs.notes.append(
                 f"{errors} error(s) outside of examples (a spec file that did not load, a hook) counted as failed"
             )
         if self._interrupted:
@@ -88,24 +86,17 @@ class RspecParser(LineParser):
                     "before the interrupt"
                 )
             else:
-                self._notes.append("RSpec was interrupted; the counts cover the examples run before it")
+                self._runs.notes.append("RSpec was interrupted; the counts cover the examples run before it")
             self._interrupted = False
-        self._total = self._total + counts
-        self._runs += 1
+        self._runs.add(counts)
 
     def finish(self) -> Reading | None:
         if self._after_finished:
             return self.reading(None, "the output ends after RSpec's 'Finished in' line, before its summary line")
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            if self._interrupted:
-                return self.reading(None, "RSpec was interrupted ('RSpec is shutting down') before its summary line")
-            return None
-        notes = tuple(self._notes)
-        if self._runs > 1:
-            notes = (f"{self._runs} RSpec runs added up", *notes)
-        return self.reading(self._total, notes=notes)
+        reading = self._runs.finish(self, self._unread)
+        if reading is None and self._interrupted:
+            return self.reading(None, "RSpec was interrupted ('RSpec is shutting down') before its summary line")
+        return reading
 
 
 PARSER = RspecParser

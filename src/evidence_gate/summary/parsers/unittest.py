@@ -23,7 +23,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import LineParser, Reading, RunTotals
 
 _RAN = re.compile(r"^Ran (?P<ran>\d+) tests? in \d+(?:\.\d+)?s$")
 _STATUS = re.compile(r"^(?P<status>OK|FAILED|NO TESTS RAN)(?: \((?P<infos>[a-z =0-9,]+)\))?$")
@@ -53,9 +53,7 @@ class UnittestParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
-        self._notes: list[str] = []
+        self._runs = RunTotals("unittest runs")
         self._ran: int | None = None
         self._fixture_errors = 0
         self._unread: str | None = None
@@ -87,31 +85,23 @@ class UnittestParser(LineParser):
         started_and_failed = failed - min(fixture_errors, infos.get("errors", 0))
         passed = ran - started_and_failed - skipped
         if passed < 0:
-            self._notes.append(
+            self._runs.notes.append(
                 f"'Ran {ran}' is less than its failures, errors and skips ({failed + skipped}): subtests or "
                 "class/module fixtures were counted apart from tests; passed read as 0"
             )
             passed = 0
         if status and status["status"] == "FAILED" and not failed:
-            self._notes.append(
+            self._runs.notes.append(
                 "unittest printed FAILED only for unexpected successes, which count as passed (like pytest's xpass)"
             )
-        self._total = self._total + Counts(passed=passed, failed=failed, skipped=skipped)
-        self._runs += 1
+        self._runs.add(Counts(passed=passed, failed=failed, skipped=skipped))
 
     def finish(self) -> Reading | None:
         if self._ran is not None:
             self._unread = self._unread or (
                 f"unittest printed 'Ran {self._ran} tests' but the log ends before its OK/FAILED status line"
             )
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            return None
-        notes = tuple(self._notes)
-        if self._runs > 1:
-            notes = (f"{self._runs} unittest runs added up", *notes)
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread)
 
 
 PARSER = UnittestParser

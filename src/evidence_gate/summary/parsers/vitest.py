@@ -25,7 +25,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
 
 _RUN = re.compile(r"^ RUN  v\d+\.\d+")
 _FILES = re.compile(r"^ *Test Files  (?:(?P<failed>\d+) failed(?: \| |(?= \()))?.*\(\d+\)$")
@@ -47,9 +47,7 @@ class VitestParser(LineParser):
     )
 
     def __init__(self) -> None:
-        self._total = ZERO
-        self._runs = 0
-        self._notes: list[str] = []
+        self._runs = RunTotals("vitest runs")
         self._unread: str | None = None
         self._started = False  # a RUN banner not yet followed by a final block
         self._run: Counts | None = None  # the current run's latest final block
@@ -119,9 +117,8 @@ class VitestParser(LineParser):
 
     def _end_run(self) -> None:
         if self._run is not None:
-            self._total = self._total + self._run
-            self._runs += 1
-            self._notes.extend(self._run_notes)
+            self._runs.add(self._run)
+            self._runs.notes.extend(self._run_notes)
         elif self._started:
             self._unread = self._unread or "vitest started a run (' RUN  v...') but printed no final summary block"
         self._run = None
@@ -132,14 +129,7 @@ class VitestParser(LineParser):
 
     def finish(self) -> Reading | None:
         self._end_run()
-        if self._unread:
-            return self.reading(None, self._unread)
-        if not self._runs:
-            return None
-        notes = tuple(self._notes)
-        if self._runs > 1:
-            notes = (f"{self._runs} vitest runs added up", *notes)
-        return self.reading(self._total, notes=notes)
+        return self._runs.finish(self, self._unread)
 
 
 PARSER = VitestParser
