@@ -21,6 +21,7 @@ from evidence_gate.ledger import Ledger, Verdict, read_ledger, write_ledger
 from evidence_gate.model import Counts
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
 from tests.github_fake.fixture import check_no_violations, start_github_server
+from tests.github_fake.runner_files import read_outputs
 
 from ..conftest import Repo, git
 
@@ -142,7 +143,7 @@ def action(tmp_path: Path, server: FakeGitHub) -> Callable[..., Run]:
             [sys.executable, str(ROOT / "entrypoint.py")], env=environ, capture_output=True, text=True, check=False
         )
         assert "Traceback" not in result.stderr + result.stdout, result.stderr
-        outputs = _outputs((files / "output").read_text())
+        outputs = read_outputs((files / "output").read_text())
         return Run(
             code=result.returncode,
             stdout=result.stdout,
@@ -154,30 +155,22 @@ def action(tmp_path: Path, server: FakeGitHub) -> Callable[..., Run]:
     return run
 
 
-def _outputs(text: str) -> dict[str, str]:
-    outputs: dict[str, str] = {}
-    lines = iter(text.splitlines())
-    for line in lines:
-        name, delimiter = line.split("<<", 1)
-        value = []
-        for inner in lines:
-            if inner == delimiter:
-                break
-            value.append(inner)
-        outputs[name] = "\n".join(value)
-    return outputs
-
-
 def seed(server: FakeGitHub, base: str, head: str) -> None:
     server.add_pull(REPO, PR, head_sha=head, base_sha=base, body=BODY)
+
+
+def pull_request(repo: Repo, server: FakeGitHub, tests: str = TESTS) -> tuple[str, str]:
+    """The usual arrangement: a base and a head commit, the PR on the fake, the test step's reports."""
+    base, head = make_repo(repo, tests)
+    seed(server, base, head)
+    run_pytest(repo)
+    return base, head
 
 
 def test_the_first_run_creates_the_comment_the_check_run_and_the_pr_section(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     run = action(repo, event(tmp_path, base, head), head)
 
     assert run.code == 0, run.stdout
@@ -200,9 +193,7 @@ def test_the_first_run_creates_the_comment_the_check_run_and_the_pr_section(
 def test_a_rerun_edits_the_same_comment(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head)
     more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
     seed(server, base, more)
@@ -289,9 +280,7 @@ def test_total():
 def test_120_failing_tests_send_their_annotations_in_3_requests(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, FAILING)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server, FAILING)
     run = action(repo, event(tmp_path, base, head), head)
     assert run.code == 1
     assert run.outputs["verdict"] == "BLOCKED"
@@ -352,9 +341,7 @@ def _create_base_check_run(server: FakeGitHub, sha: str, summary: str) -> None:
 def test_no_token_still_writes_the_result(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     run = action(repo, event(tmp_path, base, head), head, **{"github-token": ""})
     assert run.outputs["verdict"] == "PASS"
     assert "no github-token" in run.stdout
@@ -400,9 +387,7 @@ def test_pull_request_target_from_a_fork_refuses_to_run_commands(tmp_path: Path,
 def test_comment_modes_on_a_passing_run(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run], mode: str, comments: int
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head, comment_mode=mode)
     assert len(server.comments(PR)) == comments
 
@@ -410,9 +395,7 @@ def test_comment_modes_on_a_passing_run(
 def test_changes_mode_leaves_the_comment_alone_while_the_verdict_holds(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head, comment_mode="changes")
     more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
     seed(server, base, more)
@@ -444,9 +427,7 @@ def publish(server: FakeGitHub, ledger: Path, event_path: Path, tmp_path: Path) 
 def test_the_fork_recipe_publishes_a_ledger_made_by_the_forks_run(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     fork_event = event(tmp_path, base, head, head_repo="contributor/shop")
     forked = action(repo, fork_event, head, github_token="", ledger_out=str(tmp_path / "ledger.json"))
     assert server.requests == []
@@ -472,9 +453,7 @@ def test_publish_refuses_a_ledger_not_about_this_pull_request(
     change: dict[str, object],
     message: str,
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     made = action(repo, event(tmp_path, base, head), head, github_token="")
     document = json.loads(Path(made.outputs["ledger"]).read_text())
     document.update(change)
@@ -527,9 +506,7 @@ def test_duplicates_left_by_concurrent_runs_are_removed(
 def test_a_ledger_made_on_the_runner_is_published_by_the_container_step(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = make_repo(repo, TESTS)
-    seed(server, base, head)
-    run_pytest(repo)
+    base, head = pull_request(repo, server)
     made = subprocess.run(
         [
             sys.executable,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub
 from tests.github_fake.fixture import start_github_server
+from tests.github_fake.runner_files import read_outputs
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 REPO = "octo-org/shop"
@@ -142,22 +143,8 @@ def run_action(server: FakeGitHub, image: str, scratch: Path) -> tuple[int, str,
     )
     sys.stdout.write(result.stdout)
     sys.stderr.write(result.stderr[-4000:])
-    outputs = dict(line.split("=", 1) for line in _outputs(output.read_text()))
+    outputs = read_outputs(output.read_text())
     return result.returncode, head, outputs, summary.read_text()
-
-
-def _outputs(text: str) -> list[str]:
-    """`name<<DELIMITER` blocks as `name=value` lines."""
-    found, lines = [], iter(text.splitlines())
-    for line in lines:
-        name, delimiter = line.split("<<", 1)
-        value = []
-        for inner in lines:
-            if inner == delimiter:
-                break
-            value.append(inner)
-        found.append(f"{name}={chr(10).join(value)}")
-    return found
 
 
 def main() -> int:
