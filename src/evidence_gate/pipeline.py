@@ -33,14 +33,14 @@ from evidence_gate.ledger import (
     test_id,
 )
 from evidence_gate.markers import Claim, MarkerScan, markers_for, scan_log
-from evidence_gate.model import FileKind, StackMatch, TestSummary
+from evidence_gate.model import FileKind, StackMatch
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
 from evidence_gate.summary.parsers.junit import PARSER as JUNIT
-from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
+from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.parsers.xcresult import PARSER as XCRESULT
-from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, combine, read_source, unreadable_reason
+from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, combine, read_junit, read_source
 
 MAX_TEST_IDENTITIES = 200_000
 MAX_FAILED_TESTS = 1_000
@@ -211,7 +211,7 @@ def _evidence_gate(
     candidates = candidate_parsers(None, None if unknown else adapter.parsers)
     log_summaries = [read_source(log, candidates) for log in reports.logs]
     parsed = [summary for summary in log_summaries if summary.counts is not None]
-    report_summaries = [_junit_summary(path, cases) for path in reports.junit]
+    report_summaries = [read_junit(path, cases) for path in reports.junit]
     report_summaries += [read_source(path, ["xcresult"]) for path in reports.xcresult]
     started, started_from = run_started(inputs.settings.repo, None)
     verdict = evaluate_evidence(
@@ -262,17 +262,6 @@ def _evidence_gate(
             ),
         ),
         verdict,
-    )
-
-
-def _junit_summary(path: Path, cases: _Cases) -> TestSummary:
-    with path.open("rb") as handle:
-        reason = unreadable_reason(handle.read(HEAD_BYTES))
-    if reason:
-        return TestSummary(counts=None, parser="junit", source=str(path), reason=reason)
-    reading = scan_junit(path, cases)
-    return TestSummary(
-        counts=reading.counts, parser=reading.parser, source=str(path), reason=reading.reason, notes=reading.notes
     )
 
 

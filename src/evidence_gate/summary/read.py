@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Counts, TestSummary
 from evidence_gate.summary.base import Reading
+from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
 from evidence_gate.summary.registry import (
     ALL_PARSERS,
     DOCUMENT_PARSERS,
@@ -86,6 +87,16 @@ def read_source(path: Path, candidates: Sequence[str], label: str | None = None)
             counts=None, parser=None, source=source, reason=f"no parser recognised this output (tried: {tried})"
         )
     return _summary(reading, source)
+
+
+def read_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) -> TestSummary:
+    """A JUnit report's summary, handing each test case to `on_case` (names, outcomes, messages) as it
+    streams past: one pass serves both the counts and whatever a caller collects."""
+    with path.open("rb") as handle:
+        reason = unreadable_reason(handle.read(HEAD_BYTES))
+    if reason:
+        return TestSummary(counts=None, parser="junit", source=str(path), reason=reason)
+    return _summary(scan_junit(path, on_case), str(path))
 
 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:

@@ -26,8 +26,8 @@ from evidence_gate.gates.criteria import (
     tag_of,
 )
 from evidence_gate.runner import run_shell
-from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
-from evidence_gate.summary.read import read_source, unreadable_reason
+from evidence_gate.summary.parsers.junit import CaseResult
+from evidence_gate.summary.read import read_junit, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json
 
@@ -94,11 +94,9 @@ def _from_junit(
     unread: list[str] = []
     marker = f"[{story}#"
     for report in reports:
-        with report.open("rb") as handle:
-            reason = unreadable_reason(handle.read(64 * 1024))
-        reading = None if reason else scan_junit(report, lambda case: _keep(case, marker, cases))
-        if reason or (reading is not None and reading.counts is None):
-            unread.append(f"{report}: {reason or (reading.reason if reading else '')}")
+        summary = read_junit(report, lambda case: _keep(case, marker, cases))
+        if summary.counts is None:
+            unread.append(f"{report}: {summary.reason}")
     return from_reports(story, criteria, cases, tagged_sources(story, criteria, repo)), unread
 
 
