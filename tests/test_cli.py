@@ -18,7 +18,7 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 def test_help_lists_the_verbs() -> None:
     result = run("--help")
     assert result.returncode == 0
-    for verb in ("detect", "changes"):
+    for verb in ("detect", "changes", "summary", "evidence", "criteria", "run", "merge", "publish", "demo"):
         assert f"    {verb} " in result.stdout
     assert "Exit codes: 0 ok, 1 the check failed, 2 usage or configuration error" in " ".join(result.stdout.split())
 
@@ -32,7 +32,9 @@ def test_the_installed_console_script_runs(tmp_path: Path) -> None:
     assert '"primary": "unknown"' in result.stdout
 
 
-@pytest.mark.parametrize("verb", ["detect", "changes"])
+@pytest.mark.parametrize(
+    "verb", ["detect", "changes", "summary", "evidence", "criteria", "run", "merge", "publish", "demo"]
+)
 def test_every_verb_documents_json_and_its_exit_codes(verb: str) -> None:
     result = run(verb, "--help")
     assert result.returncode == 0
