@@ -24,7 +24,7 @@ from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
 from evidence_gate.ledger import Ledger, read_ledger, write_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
-from evidence_gate.render import render_check_run, render_comment, render_job_summary
+from evidence_gate.render import render_check_run, render_comment, render_job_summary, render_report
 from evidence_gate.settings import Settings, resolve
 
 
@@ -53,7 +53,9 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
         settings.ledger_out or Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
     )
     write_ledger(ledger, ledger_path)
-    write_outputs(environ.get("GITHUB_OUTPUT"), _outputs(ledger, ledger_path))
+    report_path = ledger_path.with_suffix(".md")
+    report_path.write_text(render_report(ledger, settings.templates_dir), encoding="utf-8")
+    write_outputs(environ.get("GITHUB_OUTPUT"), {**_outputs(ledger, ledger_path), "report": str(report_path)})
     write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     exit_code = exit_code_of(ledger, settings)
     if client is None:

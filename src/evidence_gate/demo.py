@@ -332,7 +332,7 @@ def preview_html(markdown: str, title: str) -> str:
     """`markdown` as a page styled like a GitHub comment, self-contained and safe to open.
 
     Raw HTML is on because the templates write `<details>` blocks and marker comments, as GitHub
-    keeps them; untrusted text in the Markdown is already escaped by render.py (entities in text and
+    keeps them; untrusted text in the Markdown is already escaped by evidence_gate.render (entities in text and
     summaries, fenced code for logs), so the only HTML in it is the templates' own. The page's
     Content-Security-Policy allows its inline style and nothing else, no script, no request: if
     anything slipped through, it could neither run nor reach the network."""

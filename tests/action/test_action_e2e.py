@@ -187,6 +187,8 @@ def test_the_first_run_creates_the_comment_the_check_run_and_the_pr_section(
     assert body.startswith(BODY)
     assert START in body
     assert run.outputs["comment-url"].startswith(server.url)
+    report = Path(run.outputs["report"]).read_text()
+    assert report.startswith("<!-- QG:VERDICT:PASS -->")
     assert run.outputs["check-run-url"].startswith(server.url)
 
 

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from evidence_gate.ledger import Verdict, to_document, write_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
-from evidence_gate.render import render_comment
+from evidence_gate.render import render_comment, render_report
 from evidence_gate.settings import CommentMode, FailOn, resolve
 
 NAME = "run"
@@ -33,6 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reports", nargs="+", metavar="GLOB", help="runner logs and reports, recognised by content")
     parser.add_argument("--config", type=Path, help="the config file (default: .github/evidence-gate.yml)")
     parser.add_argument("--ledger-out", metavar="F", help="also write the ledger to this file")
+    parser.add_argument("--report-out", metavar="F", help="also write the full quality-gate report (Markdown)")
     parser.add_argument("--format", choices=["markdown", "json"], default="markdown")
     parser.add_argument("--stack", help="the stack id, instead of the detected one")
     parser.add_argument("--story", help="the story id of [story#n] tags for acceptance criteria")
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci))
     if settings.ledger_out:
         write_ledger(ledger, settings.ledger_out)
+    if args.report_out:
+        Path(args.report_out).write_text(render_report(ledger, settings.templates_dir), encoding="utf-8")
     if args.format == "json" or args.json:
         out.write(json.dumps(to_document(ledger), indent=2, ensure_ascii=True) + "\n")
     else:

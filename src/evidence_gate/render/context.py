@@ -1,0 +1,265 @@
+"""The template context: every decision, as plain values. Templates hold presentation only: every
+number, label and verdict word is computed here.
+
+Machine-readable markers are written by the templates, from values computed here that untrusted
+text cannot forge: `<!-- QG:VERDICT:<PASS|BLOCKED|STAGNATION> -->`, one
+`<!-- QG:CHECK:<gate id>:<PASS|FAIL|NOT-APPLICABLE|UNAVAILABLE> -->` per gate shown, and in the
+comment `comment_marker(check_name)`, by which the publisher finds its own comment.
+
+Each value is shown in a bounded amount (`_Sizes`: presentation), and a detail named in `dropped`
+is left out and counted, which is how `fitting` holds GitHub's limits.
+
+Template context (one shape for every template, so a user's template can show anything):
+`check_name`, `comment_marker`, `verdict` (marker word), `verdict_label`, `verdict_icon`,
+`verdict_reason`, `gates_label`, `counts` (dict or None), `counts_label`, `deltas_label`,
+`baseline` (when there are no deltas, else None), `head`, `base`, `stack`, `tool_version`, `gates`
+(each: `id`, `verdict` (marker word), `verdict_label`, `title`, `summary`, `details`, `evidence`
+(each: `label`, `text`), `annotations` (report only; each: `level`, `location`, `title`,
+`message`), `notes`, `has_detail`), `gates_notes`, `failed_tests` (each: `name`, `location`,
+`message`), `failed_tests_label`, `failed_tests_notes`. Notes are "… N more" lines. Untrusted
+values print only through `md`, `html` or `fence`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from evidence_gate.ledger import Annotation, Evidence, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.render.escaping import _Untrusted
+
+_GATE_ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
+
+_T = TypeVar("_T")
+
+_VERDICT_TEXT: dict[Verdict, tuple[str, str, str]] = {
+    Verdict.PASS: ("✅", "Passed", "Every gate that applies passed, with evidence."),
+    Verdict.BLOCKED: ("❌", "Blocked", "A gate failed."),
+    Verdict.STAGNATION: (
+        "⚠️",
+        "Stagnation",
+        "Nothing failed, but nothing was proven either: a gate could not run, or none applied.",
+    ),
+}
+_GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
+    GateVerdict.PASS: ("PASS", "✅ pass"),
+    GateVerdict.FAIL: ("FAIL", "❌ fail"),
+    GateVerdict.NOT_APPLICABLE: ("NOT-APPLICABLE", "\N{HEAVY MINUS SIGN} not applicable"),
+    GateVerdict.UNAVAILABLE: ("UNAVAILABLE", "⚠️ unavailable"),
+}
+# The order gates are counted in a label: what blocks first.
+_GATE_COUNT_ORDER = (
+    (GateVerdict.FAIL, "failed"),
+    (GateVerdict.UNAVAILABLE, "unavailable"),
+    (GateVerdict.PASS, "passed"),
+    (GateVerdict.NOT_APPLICABLE, "not applicable"),
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Sizes:
+    """How much of the ledger an output shows before any limit applies (presentation, not limits):
+    characters of an inline value, of a failure message and of a command's output, and rows of a
+    list (failing tests, gates, a gate's details). None shows everything (the report)."""
+
+    inline: int | None
+    message: int | None
+    output: int | None
+    rows: int | None
+    annotations: bool = False  # listed in the report; the other outputs go with check-run annotations
+
+
+_COMMENT_SIZES = _Sizes(inline=300, message=1_500, output=3_000, rows=100)
+_PR_SIZES = _Sizes(inline=200, message=1_000, output=2_000, rows=50)
+_JOB_SUMMARY_SIZES = _Sizes(inline=1_000, message=8_000, output=20_000, rows=1_000)
+_REPORT_SIZES = _Sizes(inline=None, message=None, output=None, rows=None, annotations=True)
+
+# A detail that can be dropped to fit a limit: (kind, index of its gate or failing test, index in the gate).
+_Unit = tuple[Literal["evidence", "detail", "message", "test", "gate"], int, int]
+
+
+def comment_marker(check_name: str) -> str:
+    """The hidden line by which the publisher finds the action's own comment: one per check name,
+    so two configurations in one repository keep two comments."""
+    return f"<!-- evidence-gate:comment:{_slug(check_name)} -->"
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+    # A name with no ASCII letter or digit still needs a marker of its own.
+    return slug or hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+
+
+def _token(gate_id: str) -> str:
+    """A gate id as a marker holds it: an id the schema allows (`[a-z][a-z0-9-]*`) as it is, any other
+    (a ledger built without validation) as a slug, which cannot add a `-->` or a second marker."""
+    if _GATE_ID.fullmatch(gate_id):
+        return gate_id
+    return _slug(gate_id)
+
+
+def _cap(items: Sequence[_T], rows: int | None) -> Sequence[_T]:
+    return items if rows is None else items[:rows]
+
+
+def _clip_inline(text: str, limit: int | None) -> _Untrusted:
+    if limit is None or len(text) <= limit:
+        return _Untrusted(text)
+    return _Untrusted(text[: limit - 1] + "…")
+
+
+def _clip_block(text: str, limit: int | None) -> _Untrusted:
+    """Head and tail, like the ledger's own trimming: a failure's cause is often at the end."""
+    if limit is None or len(text) <= limit:
+        return _Untrusted(text)
+    head, tail = limit * 3 // 4, limit // 4
+    return _Untrusted(f"{text[:head]}\n… {len(text) - head - tail:,} more characters …\n{text[len(text) - tail :]}")
+
+
+def _plural(count: int, singular: str, plural: str) -> str:
+    return f"{count:,} {singular if count == 1 else plural}"
+
+
+def _more(count: int, singular: str, plural: str) -> list[str]:
+    return [f"… {_plural(count, singular, plural)}"] if count > 0 else []
+
+
+def _counts_label(ledger: Ledger) -> str:
+    counts = ledger.counts
+    if counts is None:
+        return "no test counts were read"
+    return (
+        f"{counts.executed:,} executed ({counts.passed:,} passed, {counts.failed:,} failed), {counts.skipped:,} skipped"
+    )
+
+
+def _deltas_label(ledger: Ledger) -> str:
+    deltas = ledger.deltas
+    if deltas is None:
+        return ""
+    parts = []
+    if deltas.executed:
+        sign = "+" if deltas.executed > 0 else "\N{MINUS SIGN}"  # typographic, and no list item at a line start
+        parts.append(sign + _plural(abs(deltas.executed), "test", "tests"))
+    for count, words in (
+        (deltas.added, "new"),
+        (deltas.removed, "removed"),
+        (deltas.newly_failing, "newly failing"),
+        (deltas.newly_skipped, "newly skipped"),
+    ):
+        if count:
+            parts.append(f"{count:,} {words}")
+    return ", ".join(parts) or "no change against the base"
+
+
+def _gates_label(gates: Sequence[GateResult]) -> str:
+    if not gates:
+        return "no gate ran"
+    parts = [
+        f"{count} {words}"
+        for verdict, words in _GATE_COUNT_ORDER
+        if (count := sum(1 for gate in gates if gate.verdict == verdict))
+    ]
+    return f"{_plural(len(gates), 'gate', 'gates')}: {', '.join(parts)}"
+
+
+def _evidence_view(item: Evidence, sizes: _Sizes) -> dict[str, object]:
+    exit_code = "unknown" if item.exit_code is None else str(item.exit_code)
+    return {"label": f"Exit code {exit_code}", "text": _clip_block(f"$ {item.command}\n{item.output}", sizes.output)}
+
+
+def _annotation_view(note: Annotation, sizes: _Sizes) -> dict[str, object]:
+    lines = f"{note.line}" if note.end_line == note.line else f"{note.line}-{note.end_line}"
+    return {
+        "level": _clip_inline(note.level, sizes.inline),
+        "location": _clip_inline(f"{note.path}:{lines}", sizes.inline),
+        "title": None if note.title is None else _clip_inline(note.title, sizes.inline),
+        "message": _clip_block(note.message, sizes.message),
+    }
+
+
+def _gate_view(index: int, gate: GateResult, sizes: _Sizes, dropped: frozenset[_Unit]) -> dict[str, object]:
+    marker, label = _GATE_TEXT[gate.verdict]
+    details = [
+        _clip_inline(detail, sizes.inline)
+        for number, detail in enumerate(_cap(gate.details, sizes.rows))
+        if ("detail", index, number) not in dropped
+    ]
+    evidence = [
+        _evidence_view(item, sizes)
+        for number, item in enumerate(_cap(gate.evidence, sizes.rows))
+        if ("evidence", index, number) not in dropped
+    ]
+    annotations = [_annotation_view(note, sizes) for note in gate.annotations] if sizes.annotations else []
+    notes = [
+        *_more(len(gate.details) - len(details), "more detail", "more details"),
+        *_more(len(gate.evidence) - len(evidence), "more command output", "more command outputs"),
+    ]
+    return {
+        "id": _token(gate.id),
+        "verdict": marker,
+        "verdict_label": label,
+        "title": _clip_inline(gate.title, sizes.inline),
+        "summary": _clip_inline(gate.summary, sizes.inline),
+        "details": details,
+        "evidence": evidence,
+        "annotations": annotations,
+        "notes": notes,
+        "has_detail": bool(details or evidence or annotations or notes),
+    }
+
+
+def _test_view(index: int, test: FailedTest, sizes: _Sizes, dropped: frozenset[_Unit]) -> dict[str, object]:
+    location = None if test.path is None else test.path if test.line is None else f"{test.path}:{test.line}"
+    shown = test.message is not None and ("message", index, 0) not in dropped
+    return {
+        "name": _clip_inline(test.name, sizes.inline),
+        "location": None if location is None else _clip_inline(location, sizes.inline),
+        "message": _clip_block(test.message, sizes.message) if shown and test.message is not None else None,
+    }
+
+
+def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset()) -> dict[str, object]:
+    icon, label, reason = _VERDICT_TEXT[ledger.verdict]
+    gates = [
+        _gate_view(index, gate, sizes, dropped)
+        for index, gate in enumerate(_cap(ledger.gates, sizes.rows))
+        if ("gate", index, 0) not in dropped
+    ]
+    tests = [
+        (index, test)
+        for index, test in enumerate(_cap(ledger.failed_tests, sizes.rows))
+        if ("test", index, 0) not in dropped
+    ]
+    hidden_messages = sum(1 for index, test in tests if test.message is not None and ("message", index, 0) in dropped)
+    counts = ledger.counts
+    return {
+        "check_name": _clip_inline(ledger.check_name, sizes.inline),
+        "comment_marker": comment_marker(ledger.check_name),
+        "verdict": str(ledger.verdict),
+        "verdict_label": label,
+        "verdict_icon": icon,
+        "verdict_reason": reason,
+        "gates_label": _gates_label(ledger.gates),
+        "counts": None
+        if counts is None
+        else {"executed": counts.executed, "passed": counts.passed, "failed": counts.failed, "skipped": counts.skipped},
+        "counts_label": _counts_label(ledger),
+        "deltas_label": _deltas_label(ledger),
+        "baseline": _clip_inline(ledger.baseline, sizes.inline) if ledger.deltas is None else None,
+        "head": None if ledger.head is None else _clip_inline(ledger.head, sizes.inline),
+        "base": None if ledger.base is None else _clip_inline(ledger.base, sizes.inline),
+        "stack": _clip_inline(ledger.stack, sizes.inline),
+        "tool_version": _clip_inline(ledger.tool_version, sizes.inline),
+        "gates": gates,
+        "gates_notes": _more(len(ledger.gates) - len(gates), "more gate", "more gates"),
+        "failed_tests": [_test_view(index, test, sizes, dropped) for index, test in tests],
+        "failed_tests_label": f"Failing tests ({len(ledger.failed_tests):,})",
+        "failed_tests_notes": [
+            *_more(len(ledger.failed_tests) - len(tests), "more failing test", "more failing tests"),
+            *_more(hidden_messages, "more failure message not shown", "more failure messages not shown"),
+        ],
+    }

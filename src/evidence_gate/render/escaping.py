@@ -1,0 +1,77 @@
+"""Escaping untrusted text for GitHub Markdown. Escaping is explicit, through three template filters:
+`md` (inline Markdown, table cells included), `html` (text inside an HTML block, such as a
+`<summary>`) and `fence` (a fenced code block). Untrusted values reach templates wrapped
+(`_Untrusted`), and a template that prints one without a filter is an error, not a leak.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+ZERO_WIDTH_SPACE = "\u200b"
+
+
+class _Untrusted(str):
+    """Text from the ledger. The finalizer refuses to print it, so a forgotten filter is an error.
+    A guard against forgetting, not a wall: `~` or another filter gives back plain text."""
+
+    __slots__ = ()
+
+
+# Everything that is not a tab, a newline or printable: terminal colours, NUL, C1 controls.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# GitHub links these on github.com after Markdown is rendered, in any text node: mentions (`@user`,
+# `@org/team`, `owner/repo@sha`), references (`#1`, `owner/repo#1`, `GH-1`) and, through cmark-gfm's
+# autolink extension, bare URLs (an issue URL cross-links too). A zero-width space after the
+# character that starts each of them breaks every pattern, whatever precedes or follows.
+_LINKISH = re.compile(r"[@#]|(?i:gh-)(?=\d)|:(?=//)|(?i:www)(?=\.)")
+_MD_CHARS = {"&": "&amp;", "<": "&lt;", ">": "&gt;"} | {c: "\\" + c for c in "\\`*_[]|~$"}
+_MD_SPECIAL = re.compile(r"[&<>\\`*_\[\]|~$]")
+# At the start of a block, these open a heading, a list, a setext underline or an ordered list.
+_MD_LINE_START = re.compile(r"^(?:[#+=-]|\d{1,9}(?=[.)]))")
+_BACKTICKS = re.compile(r"`+")
+_COMMENT_OPEN = re.compile(r"<!--")
+_COMMENT_CLOSE = re.compile(r"-->")
+
+
+def _fold(text: str) -> str:
+    """One line: every run of whitespace (newlines included) becomes one space, controls go."""
+    return " ".join(word for word in (_CONTROL.sub("", word) for word in text.split()) if word)
+
+
+def escape_markdown(text: str) -> str:
+    """Untrusted text as inline Markdown, safe in a paragraph, a list item and a table cell: no HTML
+    (`<`, `>`, `&` become entities, so no `<!--` marker either), no emphasis, code, link, strike,
+    math or cell break (backslash escapes), no block opened at its start, one line, and nothing
+    GitHub would turn into a mention, a reference or a link."""
+    neutral = _LINKISH.sub(lambda match: match.group(0) + ZERO_WIDTH_SPACE, _fold(text))
+    escaped = _MD_SPECIAL.sub(lambda match: _MD_CHARS[match.group(0)], neutral)
+    escaped = _MD_LINE_START.sub(_escape_line_start, escaped)
+    return escaped.replace(ZERO_WIDTH_SPACE, "&#8203;")
+
+
+def _escape_line_start(match: re.Match[str]) -> str:
+    """`#` -> `\\#`; the number of `1.` keeps its digits and escapes what follows them."""
+    start = match.group(0)
+    return start + "\\" if start[0].isdigit() else "\\" + start
+
+
+def escape_html(text: str) -> str:
+    """Untrusted text inside an HTML block (a `<summary>`), where Markdown is not parsed: entities
+    for `<`, `>`, `&`, one line (a blank line would end the HTML block), and no mention, reference
+    or link."""
+    neutral = _LINKISH.sub(lambda match: match.group(0) + ZERO_WIDTH_SPACE, _fold(text))
+    return html.escape(neutral, quote=False).replace(ZERO_WIDTH_SPACE, "&#8203;")
+
+
+def code_block(text: str) -> str:
+    """Untrusted text as a fenced code block it cannot close: the fence is longer than any backtick
+    run in it. Entities are not decoded in code, so an HTML comment opener or closer is broken with
+    a literal zero-width space instead: the raw Markdown then holds no marker but ours. GitHub does
+    not link mentions or references in code."""
+    body = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).rstrip("\n")
+    body = _COMMENT_CLOSE.sub("--" + ZERO_WIDTH_SPACE + ">", _COMMENT_OPEN.sub("<!" + ZERO_WIDTH_SPACE + "--", body))
+    longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{body}\n{fence}"
