@@ -31,7 +31,7 @@ from lxml import etree
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import DocumentParser, Reading
 
-CHUNK_BYTES = 1024 * 1024
+CHUNK_BYTES = 4 * 1024 * 1024  # fewer Python round trips per GB; still a bounded buffer
 _DECLARATION = b"<?xml"
 _BOM = b"\xef\xbb\xbf"
 _DOCTYPE = b"<!DOCTYPE"
