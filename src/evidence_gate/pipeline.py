@@ -101,9 +101,8 @@ class _Cases:
         if case.outcome == "failed":
             self.failed_total += 1
             if len(self.failed) < MAX_FAILED_TESTS:
-                name = f"{case.classname}::{case.name}" if case.classname and case.classname != case.name else case.name
                 message = (case.message or "")[:MAX_MESSAGE] or None
-                self.failed.append(FailedTest(name=name, message=message, path=case.file, line=case.line))
+                self.failed.append(FailedTest(name=case.display_name, message=message, path=case.file, line=case.line))
         if self.story_marker and (self.story_marker in case.name or self.story_marker in case.classname):
             self.tagged.append(case)
 
@@ -227,7 +226,7 @@ def _evidence_gate(
         )
     )
     details += [f"{summary.source}: unparsed ({summary.reason})" for summary in log_summaries if summary.counts is None]
-    details += [f"{note}" for summary in (*log_summaries, *report_summaries) for note in summary.notes]
+    details += [note for summary in (*log_summaries, *report_summaries) for note in summary.notes]
     if verdict.counts_source:
         details.append(f"counts from {verdict.counts_source}")
     details.append(f"evidence is fresh if written after {started_from}")

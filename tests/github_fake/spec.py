@@ -269,7 +269,7 @@ def _load(path: Path) -> GitHubSpec:
         raw: dict[str, Any] = json.load(handle)
     _allow_null_in_nullable_enums(raw)
     # None switches the description's self-validation off (openapi-core checks `is None`; its annotation omits it)
-    config = Config(spec_validator_cls=None, additional_properties_default_policy="forbid")  # type: ignore[arg-type]
+    config = Config(spec_validator_cls=None, additional_properties_default_policy="forbid")  # type: ignore[arg-type]  # None works; the hint says a class
     app = OpenAPI.from_dict(raw, config=config)
     return GitHubSpec(path=path, raw=raw, app=app, load_seconds=time.perf_counter() - started)
 

@@ -77,7 +77,7 @@ def from_reports(
     results = []
     for criterion in criteria:
         tag = tag_of(story, criterion.number)
-        tests = tuple((_name(case), case.outcome) for case in cases if tag in case.name or tag in case.classname)
+        tests = tuple((case.display_name, case.outcome) for case in cases if tag in case.name or tag in case.classname)
         status, reason = _judge(tests, tagged_sources.get(tag, ()))
         results.append(CriterionResult(criterion=criterion, tag=tag, status=status, reason=reason, tests=tests))
     return tuple(results)
@@ -116,7 +116,3 @@ def _judge_command(outcome: CommandOutcome) -> tuple[CriterionStatus, str]:
     if counts.executed == 0:
         return CriterionStatus.MISSING, f"{ran}: no test ran"
     return CriterionStatus.GREEN, f"{ran}: {counts.executed} tests passed"
-
-
-def _name(case: CaseResult) -> str:
-    return f"{case.classname}::{case.name}" if case.classname and case.classname != case.name else case.name

@@ -57,6 +57,11 @@ class CaseResult:
     outcome: str  # passed | failed | skipped
     message: str | None
 
+    @property
+    def display_name(self) -> str:
+        """`classname::name`, or the name alone where the report repeats it as the class name."""
+        return f"{self.classname}::{self.name}" if self.classname and self.classname != self.name else self.name
+
 
 @dataclass
 class _Suite:
