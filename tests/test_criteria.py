@@ -14,8 +14,11 @@ from typing import Any
 
 import pytest
 
-from evidence_gate.criteria_source import criteria_from_body, read_body
+from evidence_gate.criteria_source import MAX_CRITERIA, criteria_from_body, read_body
 from evidence_gate.errors import UsageError
+from evidence_gate.ledger import GateVerdict
+from evidence_gate.pipeline import PullRequest, RunInputs, run_pipeline
+from evidence_gate.settings import Settings
 
 from .conftest import CliResult, Repo
 
@@ -124,6 +127,33 @@ def test_pr_body_parsing_handles_crlf_fences_and_heading_levels() -> None:
         "checked ones too",
         "still a criterion",
     ]
+
+
+def test_a_checklist_after_a_mismatched_fence_is_read_as_github_renders_it() -> None:
+    # A four-backtick fence holding a three-backtick line closes at the next four-backtick line:
+    # GitHub shows the heading and its checklist, so they are criteria.
+    body = "Notes\n\n````\n```\n````\n\n## Acceptance criteria\n- [ ] refunds are logged\n- [ ] totals round down\n"
+    assert [c.text for c in criteria_from_body(body, "body")] == ["refunds are logged", "totals round down"]
+
+
+def test_a_heading_inside_an_html_comment_or_indented_code_is_not_the_checklist() -> None:
+    body = (
+        "<!--\n## Acceptance criteria\n- [ ] hidden in a comment\n-->\n\n"
+        "    ## Acceptance criteria\n    - [ ] indented code\n\n"
+        "## Acceptance criteria\n- [ ] the real one\n"
+    )
+    assert [c.text for c in criteria_from_body(body, "body")] == ["the real one"]
+
+
+def test_more_criteria_than_are_read_fail_the_gate_instead_of_skipping_it(repo: Repo) -> None:
+    repo.commit("base", {"README.md": "shop\n"})
+    items = "".join(f"- [ ] criterion {n}\n" for n in range(1, MAX_CRITERIA + 2))
+    pull = PullRequest(number=1, base_sha="HEAD", head_sha="HEAD", body=f"## Acceptance criteria\n{items}")
+    ledger = run_pipeline(RunInputs(settings=Settings(repo=repo.path, story="SHOP-1"), pull_request=pull))
+    gate = ledger.gate("criteria")
+    assert gate is not None
+    assert gate.verdict is GateVerdict.FAIL
+    assert f"{MAX_CRITERIA + 1} acceptance criteria; at most {MAX_CRITERIA} are read" in gate.summary
 
 
 @pytest.mark.parametrize(

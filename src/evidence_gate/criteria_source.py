@@ -11,13 +11,22 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.git import Git
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])\s+\[[ xX]\]\s+(?P<text>.*\S)\s*$")
+_TASK = re.compile(r"^\[[ xX]\]\s+(?P<text>.*\S)\s*$")
 _TITLE = "acceptance criteria"
+_MARKDOWN = MarkdownIt("commonmark")
 MAX_CRITERIA = 200
+MAX_EVENT_BYTES = 32 * 1024 * 1024
+MAX_BODY_CHARACTERS = 262_144  # GitHub keeps 65,536; a file given to the CLI may be larger, not this large
+
+
+class TooManyCriteria(UsageError):
+    """More criteria than are read: a failure of the criteria check, never a reason to skip it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,14 +44,20 @@ def criteria_from_count(count: int) -> tuple[Criterion, ...]:
 def read_body(path: Path) -> str:
     """The PR body from a GitHub event payload (`pull_request.body`), or the file's text as it is."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_EVENT_BYTES + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"--from-pr-body {path}: cannot read ({error})") from error
+    if len(data) > MAX_EVENT_BYTES:
+        raise UsageError(f"--from-pr-body {path}: over {MAX_EVENT_BYTES:,} bytes; give the event payload or the body")
     if text.lstrip().startswith("{"):
         try:
             event = json.loads(text)
         except json.JSONDecodeError as error:
             raise UsageError(f"--from-pr-body {path}: not valid JSON ({error})") from error
+        except RecursionError as error:
+            raise UsageError(f"--from-pr-body {path}: JSON nested too deeply to be an event payload") from error
         pull_request = event.get("pull_request") if isinstance(event, dict) else None
         body = pull_request.get("body") if isinstance(pull_request, dict) else None
         if pull_request is None:
@@ -52,28 +67,24 @@ def read_body(path: Path) -> str:
 
 
 def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
-    """The checklist items under the first "Acceptance criteria" heading, up to the next heading of
-    the same or a higher level."""
+    """The task-list items under the first "Acceptance criteria" heading, up to the next heading of
+    the same or a higher level, as GitHub renders the body: it is parsed as CommonMark, so a heading
+    or an item inside a code block, an HTML comment or a mismatched fence is what GitHub shows it as."""
+    if len(body) > MAX_BODY_CHARACTERS:
+        raise UsageError(f"{source}: {len(body):,} characters; more than a pull request body holds")
+    tokens = _MARKDOWN.parse(body)
     level: int | None = None
     found: list[Criterion] = []
-    fence: str | None = None
-    for line in body.replace("\r\n", "\n").split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            marker = stripped[:3]
-            fence = None if fence == marker else (fence or marker)
-            continue
-        if fence:
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            if level is not None and len(heading.group(1)) <= level:
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open":
+            heading_level = int(token.tag[1:])
+            if level is not None and heading_level <= level:
                 break
-            if level is None and heading.group(2).strip().rstrip(":").lower() == _TITLE:
-                level = len(heading.group(1))
-            continue
-        if level is not None:
-            item = _ITEM.match(line)
+            title = tokens[index + 1].content.strip().rstrip(":").strip().lower()
+            if level is None and title == _TITLE:
+                level = heading_level
+        elif level is not None and token.type == "inline" and _opens_list_item(tokens, index):
+            item = _TASK.match(token.content.split("\n", 1)[0])
             if item:
                 found.append(Criterion(number=len(found) + 1, text=item.group("text")))
     if level is None:
@@ -81,8 +92,13 @@ def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
     if not found:
         raise UsageError(f"{source}: no checklist items ('- [ ] ...') under '## Acceptance criteria'")
     if len(found) > MAX_CRITERIA:
-        raise UsageError(f"{source}: {len(found)} criteria; at most {MAX_CRITERIA} are read")
+        raise TooManyCriteria(f"{source}: {len(found)} acceptance criteria; at most {MAX_CRITERIA} are read")
     return tuple(found)
+
+
+def _opens_list_item(tokens: list[Token], index: int) -> bool:
+    """Whether the inline token at `index` is the first paragraph of a list item."""
+    return index >= 2 and tokens[index - 1].type == "paragraph_open" and tokens[index - 2].type == "list_item_open"
 
 
 def tagged_sources(story: str, criteria: tuple[Criterion, ...], repo: Path) -> dict[str, list[str]]:
