@@ -22,39 +22,55 @@ from evidence_gate.github.client import make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
-from evidence_gate.ledger import Ledger, read_ledger, write_ledger
+from evidence_gate.ledger import Ledger, ledger_json, read_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import render_check_run, render_comment, render_job_summary, render_report
+from evidence_gate.scrub import Scrubber, run_secrets
 from evidence_gate.settings import Settings, resolve
+from evidence_gate.workspace import Refused, Workspace
 
 
 def run_action(environ: Mapping[str, str], log: TextIO) -> int:
     context = load_context(environ)
-    workspace = Path(environ.get("GITHUB_WORKSPACE") or ".")
-    repo = workspace / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
+    workspace_dir = Path(environ.get("GITHUB_WORKSPACE") or ".")
+    repo = workspace_dir / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
     config = environ.get("INPUT_CONFIG", "").strip()
     settings = resolve(repo, {}, environ, Path(config) if config else None)
     if context is None:
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE
+    secrets = run_secrets(environ, settings.github_token)
+    for secret in secrets:
+        log.write(f"::add-mask::{_escape(secret)}\n")
+    workspace = Workspace.from_environment(repo, environ)
+    if settings.templates_dir is not None:
+        workspace.directory(settings.templates_dir)
     client = make_client(settings.github_token, context.api_url) if settings.github_token else None
     made_elsewhere = environ.get("INPUT_LEDGER", "").strip()
     if made_elsewhere:
-        ledger = checked_ledger(read_ledger(repo / made_elsewhere), context, settings)
+        ledger = checked_ledger(read_ledger(workspace.check(repo / made_elsewhere, scratch=True)), context, settings)
+        ledger = Scrubber(secrets).value(ledger)
     else:
         baseline, note = (None, "no baseline: no token to read the base commit's check run")
         if client is not None:
             baseline, note = read_baseline(client, context, settings.check_name)
         inputs = RunInputs(
-            settings=settings, pull_request=context.pull_request, baseline=baseline, baseline_note=note, in_ci=True
+            settings=settings,
+            pull_request=context.pull_request,
+            baseline=baseline,
+            baseline_note=note,
+            in_ci=True,
+            workspace=workspace,
+            secrets=secrets,
         )
         ledger = run_pipeline(inputs)
-    ledger_path = (
-        settings.ledger_out or Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
-    )
-    write_ledger(ledger, ledger_path)
-    report_path = ledger_path.with_suffix(".md")
-    report_path.write_text(render_report(ledger, settings.templates_dir), encoding="utf-8")
+    default_path = Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
+    try:
+        ledger_path = workspace.write_text(settings.ledger_out or default_path, ledger_json(ledger))
+    except Refused as refusal:  # the result is never lost: it goes to the default place instead
+        warning(log, f"ledger-out {refusal.one_line()}; the ledger is written to {default_path} instead")
+        ledger_path = workspace.write_text(default_path, ledger_json(ledger))
+    report_path = workspace.write_text(ledger_path.with_suffix(".md"), render_report(ledger, settings.templates_dir))
     write_outputs(environ.get("GITHUB_OUTPUT"), {**_outputs(ledger, ledger_path), "report": str(report_path)})
     write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     exit_code = exit_code_of(ledger, settings)

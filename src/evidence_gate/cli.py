@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from evidence_gate import __version__
+from evidence_gate.console import commands_stopped, in_actions, line_safe
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.verbs import changes, criteria, demo, detect, evidence, merge, publish, run, summary
 
@@ -44,10 +45,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         if isinstance(standard, io.TextIOWrapper):
             standard.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
+    machine_output = args.json or getattr(args, "format", None) == "json"
     try:
-        exit_code: int = args.run(args, stream)
+        with commands_stopped(stream, enabled=in_actions(os.environ) and not machine_output):
+            exit_code: int = args.run(args, stream)
     except EvidenceGateError as error:
-        print(f"evidence-gate: error: {error.one_line()}", file=sys.stderr)
+        print(f"evidence-gate: error: {line_safe(error.one_line())}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         return 130
@@ -55,7 +58,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         if os.environ.get("EVIDENCE_GATE_DEBUG"):
             raise
         print(
-            f"evidence-gate: internal error: {type(error).__name__}: {' '.join(str(error).split())} "
+            f"evidence-gate: internal error: {type(error).__name__}: {line_safe(' '.join(str(error).split()))} "
             "(set EVIDENCE_GATE_DEBUG=1 for the traceback, and please report it)",
             file=sys.stderr,
         )

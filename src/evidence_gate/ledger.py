@@ -23,6 +23,7 @@ import jsonschema
 from evidence_gate import __version__
 from evidence_gate.errors import UsageError
 from evidence_gate.model import Counts
+from evidence_gate.workspace import write_user_file
 
 LEDGER_VERSION = 1
 OUTPUT_HEAD_LINES = 50
@@ -319,9 +320,15 @@ def from_document(document: Any, source: str) -> Ledger:
     )
 
 
+def ledger_json(ledger: Ledger) -> str:
+    """The ledger as the JSON text written to a file; ASCII, so any path or name survives."""
+    return json.dumps(to_document(ledger), indent=2, ensure_ascii=True) + "\n"
+
+
 def write_ledger(ledger: Ledger, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(to_document(ledger), indent=2, ensure_ascii=True) + "\n", encoding="utf-8")
+    """Write the ledger where the user asked (a command-line path); outputs named by a repository's
+    config go through `Workspace.write_text` instead."""
+    write_user_file(path, ledger_json(ledger))
 
 
 def read_ledger(path: Path) -> Ledger:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from evidence_gate.changes import PathClassifier, collect_changes
-from evidence_gate.criteria_source import Criterion, criteria_from_body, tagged_sources
+from evidence_gate.criteria_source import Criterion, TooManyCriteria, criteria_from_body, tagged_sources
 from evidence_gate.digest import Digest
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.freshness import run_started, stale_reports
@@ -34,6 +36,7 @@ from evidence_gate.ledger import (
 )
 from evidence_gate.markers import Claim, MarkerScan, markers_for, scan_log
 from evidence_gate.model import FileKind, StackMatch
+from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
@@ -41,11 +44,13 @@ from evidence_gate.summary.parsers.junit import PARSER as JUNIT
 from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.parsers.xcresult import PARSER as XCRESULT
 from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, combine, read_junit, read_source
+from evidence_gate.workspace import Refused, Workspace, display, open_regular
 
 MAX_TEST_IDENTITIES = 200_000
 MAX_FAILED_TESTS = 1_000
 MAX_MESSAGE = 4_000
 EXCERPT_TAIL_BYTES = 64 * 1024
+EXCERPT_LINE_BYTES = 2_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,6 +71,8 @@ class RunInputs:
     baseline_note: str = "no baseline: not looked up"
     in_ci: bool = False
     table: AdapterTable = field(default_factory=default_table)
+    workspace: Workspace | None = None  # where reports may be read from; the repository when None
+    secrets: tuple[str, ...] = field(default=(), repr=False)  # masked in everything the ledger holds
 
 
 @dataclass
@@ -74,6 +81,7 @@ class _Reports:
     junit: list[Path] = field(default_factory=list)
     xcresult: list[Path] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
 
     @property
     def all(self) -> list[Path]:
@@ -122,8 +130,9 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
 
     story = check_story(settings.story) if settings.story else None
     cases = _Cases(story_marker=f"[{story}#" if story else None)
-    reports = _find_reports(top, settings.reports)
+    reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports)
     evidence_gate, verdict = _evidence_gate(inputs, adapter, reports, cases, change_lines)
+    evidence_gate = _with_refusals(evidence_gate, reports.refused)
     gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, top)]
     ledger = Ledger(
         verdict=overall_verdict(gates),
@@ -139,7 +148,7 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
     )
     if inputs.baseline is not None:
         ledger = _with_deltas(ledger, inputs.baseline)
-    return ledger
+    return Scrubber(inputs.secrets).value(ledger)
 
 
 def _with_deltas(ledger: Ledger, baseline: Digest) -> Ledger:
@@ -164,27 +173,36 @@ def _change_lines(
     return (f"the change touches {len(change.files)} files ({parts or 'none'})",)
 
 
-def _find_reports(top: Path, patterns: Sequence[str]) -> _Reports:
+def _find_reports(workspace: Workspace, top: Path, patterns: Sequence[str]) -> _Reports:
+    """The files the globs match, sorted by what they hold. A file that leaves the workspace, lies in
+    `.git` or is not a regular file is refused, with the reason, before a byte of it is read."""
     reports = _Reports()
     seen: set[Path] = set()
     for pattern in patterns:
-        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
-            raise UsageError(f"reports: {pattern!r}: give a glob inside the repository")
-        files = sorted(path for path in top.glob(pattern) if path.is_file())
+        try:
+            files = workspace.glob(pattern, top)
+        except Refused as refusal:
+            reports.refused.append(refusal.one_line())
+            continue
         if not files:
             reports.unmatched.append(pattern)
         for path in files:
-            if path in seen:
+            try:
+                resolved = workspace.check(path)
+                if resolved in seen:
+                    continue
+                with open_regular(resolved, display(path)) as handle:
+                    head = handle.read(HEAD_BYTES)
+            except Refused as refusal:
+                reports.refused.append(refusal.one_line())
                 continue
-            seen.add(path)
-            with path.open("rb") as handle:
-                head = handle.read(HEAD_BYTES)
+            seen.add(resolved)
             if JUNIT.recognises(head):
-                reports.junit.append(path)
+                reports.junit.append(resolved)
             elif XCRESULT.recognises(head):
-                reports.xcresult.append(path)
+                reports.xcresult.append(resolved)
             else:
-                reports.logs.append(path)
+                reports.logs.append(resolved)
     return reports
 
 
@@ -264,6 +282,20 @@ def _evidence_gate(
     )
 
 
+def _with_refusals(gate: GateResult, refused: Sequence[str]) -> GateResult:
+    """A report the tool refused to read is evidence that could not be read: the claim fails on it,
+    naming each refusal, whatever the other sources say."""
+    if not refused:
+        return gate
+    summary = f"refused to read {len(refused)} evidence file{'s' if len(refused) > 1 else ''}: {refused[0]}"
+    return replace(
+        gate,
+        verdict=GateVerdict.FAIL,
+        summary=summary if gate.verdict is GateVerdict.UNAVAILABLE else f"{summary}; {gate.summary}",
+        details=(*refused, *gate.details),
+    )
+
+
 def _merged_scan(scans: Sequence[MarkerScan]) -> MarkerScan:
     exit_codes = [scan.exit_code for scan in scans if scan.exit_code is not None]
     nonzero = [code for code in exit_codes if code != 0]
@@ -275,19 +307,37 @@ def _merged_scan(scans: Sequence[MarkerScan]) -> MarkerScan:
 
 
 def excerpt(path: Path) -> str:
-    """A log's first 50 and last 10 lines, read without holding the whole log."""
+    """A log's first 50 and last 10 lines, read in bounded memory: a line longer than 2,000 bytes
+    is cut, saying how much was left out, so a 200 MB single-line log costs no more than a short one."""
     keep = OUTPUT_HEAD_LINES + OUTPUT_TAIL_LINES
-    with path.open("rb") as handle:
-        head = list(itertools.islice(handle, keep + 1))
+    with open_regular(path) as handle:
+        head = list(itertools.islice(_bounded_lines(handle), keep + 1))
         if len(head) <= keep:
-            return "\n".join(_text(line) for line in head)
+            return "\n".join(head)
         rest = sum(chunk.count(b"\n") for chunk in iter(functools.partial(handle.read, 1 << 20), b""))
-        handle.seek(max(0, path.stat().st_size - EXCERPT_TAIL_BYTES))
-        tail = handle.read().splitlines()[-OUTPUT_TAIL_LINES:]
+        handle.seek(max(0, os.fstat(handle.fileno()).st_size - EXCERPT_TAIL_BYTES))
+        tail = [_cut(line) for line in handle.read().splitlines()[-OUTPUT_TAIL_LINES:]]
     left_out = len(head) + rest - keep
-    return "\n".join(
-        [*(_text(line) for line in head[:OUTPUT_HEAD_LINES]), f"... {left_out} lines truncated ...", *map(_text, tail)]
-    )
+    return "\n".join([*head[:OUTPUT_HEAD_LINES], f"... {left_out} lines truncated ...", *tail])
+
+
+def _bounded_lines(handle: BinaryIO) -> Iterator[str]:
+    while piece := handle.readline(EXCERPT_LINE_BYTES):
+        if piece.endswith(b"\n") or len(piece) < EXCERPT_LINE_BYTES:
+            yield _text(piece)
+            continue
+        left_out = 0
+        while more := handle.readline(1 << 20):
+            left_out += len(more.rstrip(b"\r\n"))
+            if more.endswith(b"\n"):
+                break
+        yield f"{_text(piece)} … {left_out:,} more bytes" if left_out else _text(piece)
+
+
+def _cut(line: bytes) -> str:
+    if len(line) <= EXCERPT_LINE_BYTES:
+        return _text(line)
+    return f"{_text(line[:EXCERPT_LINE_BYTES])} … {len(line) - EXCERPT_LINE_BYTES:,} more bytes"
 
 
 def _text(line: bytes) -> str:
@@ -301,8 +351,10 @@ def _criteria_gate(
     body = pull_request.body if pull_request else ""
     try:
         criteria: tuple[Criterion, ...] = criteria_from_body(body, "the pull request body") if body else ()
-    except UsageError:
-        criteria = ()
+    except TooManyCriteria as error:
+        return GateResult(id="criteria", title=title, verdict=GateVerdict.FAIL, summary=error.one_line())
+    except UsageError as error:
+        return GateResult(id="criteria", title=title, verdict=GateVerdict.NOT_APPLICABLE, summary=error.one_line())
     if not criteria:
         return GateResult(
             id="criteria",

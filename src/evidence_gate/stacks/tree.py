@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from evidence_gate.errors import UsageError
+from evidence_gate.workspace import Refused, Workspace
 
 MAX_MANIFEST_BYTES = 1024 * 1024
 
@@ -79,13 +80,15 @@ class DirectoryView:
 
     def _read(self, name: str) -> str | None:
         path = self.base / self.rel / name
-        try:
-            with path.open("rb") as handle:
-                data = handle.read(MAX_MANIFEST_BYTES)
-        except IsADirectoryError:
+        if self.names.get(name, False):
             return None
-        except OSError as error:
-            self._warnings.add(f"{self.relpath(name)}: cannot read ({error.strerror or error})")
+        try:
+            # The tree is the pull request's: a manifest linked to a runner file is not read.
+            with Workspace.at(self.base).open(path) as handle:
+                data = handle.read(MAX_MANIFEST_BYTES)
+        except Refused as refusal:
+            if not path.is_dir():  # a symlink to a folder is no manifest, and no problem
+                self._warnings.add(f"{self.relpath(name)}: {refusal.reason}")
             return None
         if b"\x00" in data:
             self._warnings.add(f"{self.relpath(name)}: binary content; rules on it did not match")

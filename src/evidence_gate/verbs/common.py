@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any, TextIO
 
+from evidence_gate.console import json_safe
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from evidence_gate.model import SummaryStatus
 from evidence_gate.stacks.table import AdapterTable, default_table, load_table
+from evidence_gate.workspace import Workspace
 
 EXIT_NO_TESTS = 3
 EXIT_UNPARSED = 4
@@ -27,11 +30,14 @@ def table(args: argparse.Namespace) -> AdapterTable:
 
 def print_json(document: Any, out: TextIO) -> None:
     # ensure_ascii keeps the output valid for any path git can hold (undecodable bytes included).
-    out.write(json.dumps(document, indent=2, ensure_ascii=True) + "\n")
+    out.write(json_safe(json.dumps(document, indent=2, ensure_ascii=True)) + "\n")
 
 
 def existing_file(name: str) -> Path:
+    """A file named on the command line. One inside the workspace (GITHUB_WORKSPACE, else the current
+    folder) is the pull request's: it must not lead outside it through a symlink, nor into `.git`."""
     path = Path(name)
+    Workspace.from_environment(Path.cwd(), os.environ).check(path)
     if not path.is_file():
         raise UsageError(f"{name}: no such file" if not path.exists() else f"{name}: not a file")
     return path

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from evidence_gate.console import line_safe
 from evidence_gate.errors import EXIT_OK
 from evidence_gate.model import Detection
 from evidence_gate.stacks.detect import detect
@@ -61,5 +62,5 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         for name, command in primary.commands.items():
             out.write(f"  {name}: {command}\n")
     for warning in detection.warnings:
-        print(f"evidence-gate: warning: {warning}", file=sys.stderr)
+        print(f"evidence-gate: warning: {line_safe(warning)}", file=sys.stderr)
     return EXIT_INCOMPLETE if detection.warnings else EXIT_OK

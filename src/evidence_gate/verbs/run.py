@@ -7,15 +7,17 @@ published: the rendered PR comment (`--format markdown`) or the ledger (`--forma
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from pathlib import Path
 from typing import TextIO
 
-from evidence_gate.ledger import Verdict, to_document, write_ledger
+from evidence_gate.ledger import Verdict, ledger_json, to_document
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import render_comment, render_report
+from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import CommentMode, FailOn, resolve
+from evidence_gate.verbs.common import print_json
+from evidence_gate.workspace import Workspace, write_user_file
 
 NAME = "run"
 HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger and the verdict"
@@ -61,13 +63,21 @@ def flags(args: argparse.Namespace) -> dict[str, object]:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     settings = resolve(Path(args.repo), flags(args), os.environ, args.config)
     in_ci = os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true"
-    ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci))
+    workspace = Workspace.from_environment(Path(args.repo), os.environ)
+    if settings.templates_dir is not None and not args.templates_dir:
+        workspace.directory(settings.templates_dir)
+    secrets = run_secrets(os.environ, settings.github_token)
+    ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci, workspace=workspace, secrets=secrets))
     if settings.ledger_out:
-        write_ledger(ledger, settings.ledger_out)
+        # A path given here is the user's; one from the config or the action's inputs stays in the workspace.
+        if args.ledger_out:
+            write_user_file(settings.ledger_out, ledger_json(ledger))
+        else:
+            workspace.write_text(settings.ledger_out, ledger_json(ledger))
     if args.report_out:
-        Path(args.report_out).write_text(render_report(ledger, settings.templates_dir), encoding="utf-8")
+        write_user_file(Path(args.report_out), render_report(ledger, settings.templates_dir))
     if args.format == "json" or args.json:
-        out.write(json.dumps(to_document(ledger), indent=2, ensure_ascii=True) + "\n")
+        print_json(to_document(ledger), out)
     else:
         out.write(render_comment(ledger, settings.templates_dir))
     return 0 if ledger.verdict is Verdict.PASS else 1

@@ -1,0 +1,53 @@
+"""What the tool prints where GitHub Actions reads workflow commands.
+
+The runner reads every line a step prints: a line that starts with `::` (after leading spaces) is a
+command (`::error`, `::add-mask::`, `::stop-commands::`), and so is `##[command]` anywhere in a line
+(the legacy form). The tool prints untrusted text (test names, failure messages, file names, the PR
+body's criteria), so a pull request could forge an annotation, mask a word or switch commands off.
+In Actions, human output is therefore printed between `::stop-commands::<random token>` and
+`::<token>::`, which GitHub documents for exactly this; JSON output and the one-line messages on
+standard error are escaped instead, so they stay valid and readable.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import TextIO
+
+_LEGACY = "##["
+
+
+def in_actions(environ: Mapping[str, str]) -> bool:
+    return environ.get("GITHUB_ACTIONS") == "true"
+
+
+@contextmanager
+def commands_stopped(stream: TextIO, enabled: bool) -> Iterator[None]:
+    """While the block prints, the runner treats no line of `stream` as a command."""
+    if not enabled:
+        yield
+        return
+    token = secrets.token_hex(16)
+    stream.write(f"::stop-commands::{token}\n")
+    stream.flush()
+    try:
+        yield
+    finally:
+        stream.write(f"\n::{token}::\n")
+        stream.flush()
+
+
+def json_safe(text: str) -> str:
+    """Serialised JSON that holds no legacy command: `#` is written as its escape, same value."""
+    return text.replace(_LEGACY, "#\\u0023[")
+
+
+def line_safe(text: str) -> str:
+    """One line of human text that is no command: a `::` at its start and `##[` anywhere are
+    broken with a space."""
+    stripped = text.lstrip()
+    if stripped.startswith("::"):
+        text = text[: len(text) - len(stripped)] + ": :" + stripped[2:]
+    return text.replace(_LEGACY, "## [")
