@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -85,12 +85,9 @@ def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
     return tuple(found)
 
 
-def tagged_sources(story: str, criteria: tuple[Criterion, ...], repo: Path) -> dict[str, list[str]]:
-    """Where each tag stands (`path:line`) in the repository's tracked files; nothing when `repo` is
-    not a git checkout."""
-    try:
-        git = Git(repo)
-    except EvidenceGateError:
+def tagged_sources(story: str, criteria: tuple[Criterion, ...], git: Git | None) -> dict[str, list[str]]:
+    """Where each tag stands (`path:line`) in the checkout's tracked files; nothing without a checkout."""
+    if git is None:
         return {}
     lines = git.grep_fixed(f"[{story}#")
     found: dict[str, list[str]] = {}

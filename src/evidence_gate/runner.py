@@ -14,20 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import UsageError
 from evidence_gate.github.context import load_context
-
-SECRET_VARIABLES = frozenset(
-    {
-        "GITHUB_TOKEN",
-        "GH_TOKEN",
-        "INPUT_GITHUB-TOKEN",
-        "INPUT_GITHUB_TOKEN",
-        "ACTIONS_RUNTIME_TOKEN",
-        "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-        "ACTIONS_ID_TOKEN_REQUEST_URL",
-    }
-)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,10 +36,6 @@ def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
             " which holds a write token and secrets; run tests in a pull_request workflow instead"
             " (see docs/fork-pull-requests.md)"
         )
-
-
-def scrubbed_environment() -> dict[str, str]:
-    return {name: value for name, value in os.environ.items() if name not in SECRET_VARIABLES}
 
 
 def run_shell(command: str, cwd: Path, output: Path, timeout: float) -> CommandRun:
