@@ -28,13 +28,16 @@ class CommandRun:
 
 def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
     """`pull_request_target` runs with a write token and the repository's secrets, on a pull request
-    whose head may be a fork's code: running that code there hands both to whoever opened it."""
+    whose head may be a fork's code: running that code there hands both to whoever opened it. The
+    head must be proven to be this repository; anything short of that is refused."""
+    if environ.get("GITHUB_EVENT_NAME") != "pull_request_target":
+        return
     context = load_context(environ)
-    if context is not None and context.untrusted_head_with_secrets:
+    reason = "GITHUB_REPOSITORY is not set" if context is None else context.refusal_to_run_head()
+    if reason is not None:
         raise UsageError(
-            "refusing to run repository code: this is a pull_request_target run for a fork's pull request,"
-            " which holds a write token and secrets; run tests in a pull_request workflow instead"
-            " (see docs/fork-pull-requests.md)"
+            f"refusing to run repository code: this is a pull_request_target run, which holds a write token and"
+            f" secrets, and {reason}; run tests in a pull_request workflow instead (see docs/fork-pull-requests.md)"
         )
 
 
