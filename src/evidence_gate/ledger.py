@@ -21,10 +21,12 @@ from typing import Any
 import jsonschema
 
 from evidence_gate import __version__
+from evidence_gate.documents import clipped, load_json, read_capped, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.model import Counts
 
 LEDGER_VERSION = 1
+MAX_LEDGER_BYTES = 64 * 1024 * 1024
 OUTPUT_HEAD_LINES = 50
 OUTPUT_TAIL_LINES = 10
 
@@ -278,8 +280,8 @@ def from_document(document: Any, source: str) -> Ledger:
         jsonschema.Draft202012Validator(_schema()).iter_errors(document), key=lambda error: list(error.absolute_path)
     )
     if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise UsageError(f"{source}: not a valid ledger: {where}: {errors[0].message}")
+        where = clipped("/".join(str(part) for part in errors[0].absolute_path)) or "(top level)"
+        raise UsageError(f"{source}: not a valid ledger: {where}: {schema_message(errors[0])}")
     counts = document["counts"]
     gates = _gates(document["gates"])
     stated, recomputed = Verdict(document["verdict"]), overall_verdict(gates)
@@ -348,12 +350,8 @@ def write_ledger(ledger: Ledger, path: Path) -> None:
 
 
 def read_ledger(path: Path) -> Ledger:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: cannot read the ledger ({error})") from error
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{path}: not JSON ({error})") from error
+    """A ledger file, read in bounded time and memory (see documents.py): an artifact is untrusted."""
+    document = load_json(read_capped(path, MAX_LEDGER_BYTES, UsageError, "the ledger"), str(path), UsageError)
     return from_document(document, str(path))
 
 

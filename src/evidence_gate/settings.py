@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
+from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
 from evidence_gate.errors import ConfigError, UsageError
 
 CONFIG_FILE = Path(".github") / "evidence-gate.yml"
+MAX_CONFIG_BYTES = 64 * 1024  # a config is a few lines; this is far more than any needs
 DEFAULT_CHECK_NAME = "Evidence Gate"
 
 
@@ -91,22 +92,25 @@ def read_config(path: Path, required: bool) -> dict[str, Any]:
         if required:
             raise UsageError(f"{path}: no such config file")
         return {}
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read ({error})") from error
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: not valid YAML ({' '.join(str(error).split())})") from error
+    return parse_config(read_capped(path, MAX_CONFIG_BYTES, ConfigError, "the config"), str(path))
+
+
+def parse_config(data: bytes, source: str) -> dict[str, Any]:
+    """A config file's settings, validated. Hostile content (an alias bomb, deep nesting, a huge
+    value) is a one-line ConfigError in bounded time: see documents.py."""
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: the config is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it")
+    document = load_yaml(data, source, ConfigError)
     document = {} if document is None else document
     schema = json.loads(resources.files("evidence_gate.schemas").joinpath("config.schema.json").read_text("utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         key = "/".join(str(part) for part in first.absolute_path)
-        unknown = sorted(set(document) - set(KEYS)) if isinstance(document, dict) else []
+        unknown = sorted(str(name) for name in set(document) - set(KEYS)) if isinstance(document, dict) else []
         if first.validator == "additionalProperties" and unknown:
-            raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(KEYS)})")
-        raise ConfigError(f"{path}: {key or '(top level)'}: {first.message}")
+            raise ConfigError(f"{source}: unknown key {clipped(repr(unknown[0]))} (known: {', '.join(KEYS)})")
+        raise ConfigError(f"{source}: {clipped(key) or '(top level)'}: {schema_message(first)}")
     return dict(document)
 
 

@@ -6,16 +6,17 @@ the fields named here are read, and they are type-checked.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evidence_gate.documents import load_json, read_capped
 from evidence_gate.errors import UsageError
 from evidence_gate.pipeline import PullRequest
 
 FORK_RECIPE = "docs/fork-pull-requests.md"
+MAX_EVENT_BYTES = 25 * 1024 * 1024  # GitHub caps webhook payloads at 25 MB
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,10 +98,12 @@ def unproven_head(repository: str, event: dict[str, Any]) -> str | None:
 def _event(path: str) -> dict[str, Any]:
     if not path:
         return {}
+    source = f"GITHUB_EVENT_PATH {path}"
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UsageError(f"GITHUB_EVENT_PATH {path}: cannot read the event payload ({error})") from error
+        data = read_capped(Path(path), MAX_EVENT_BYTES, UsageError, "the event payload")
+    except UsageError as error:
+        raise UsageError(f"GITHUB_EVENT_PATH {error}") from error
+    document = load_json(data, f"{source}: the event payload", UsageError)
     return document if isinstance(document, dict) else {}
 
 
