@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import EvidenceGateError, GitError, UsageError
@@ -146,6 +146,18 @@ class Git:
             env = {"GIT_INDEX_FILE": str(private)}
             self._run(["add", "--all", "--", "."], env=env)
             return self._run(["write-tree"], env=env).stdout.decode().strip()
+
+    def file_at(self, commit: str, relative: PurePosixPath) -> bytes | None:
+        """The content of the file at `relative` (to the top) in `commit`, or None when the commit
+        has no file there."""
+        spec = f"{commit}:{relative.as_posix()}"
+        found = self._run(["rev-parse", "--verify", "--quiet", "--end-of-options", spec], check=False)
+        if found.returncode != 0:
+            return None
+        blob = found.stdout.decode().strip()
+        if self._run(["cat-file", "-t", blob]).stdout.strip() != b"blob":
+            return None
+        return self._run(["cat-file", "blob", blob]).stdout
 
     def tracked(self, relatives: Iterable[Path]) -> set[Path]:
         """Which of `relatives` (to the top of the work tree) git tracks.

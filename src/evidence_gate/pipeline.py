@@ -185,7 +185,11 @@ def _evidence_gate(
     inputs: RunInputs, git: Git | None, adapter: Adapter, reports: _Reports, cases: _Cases, change_lines: Sequence[str]
 ) -> tuple[GateResult, EvidenceVerdict | None]:
     title = "Test evidence"
-    details = [*change_lines, *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched)]
+    details = [
+        *inputs.settings.notes,
+        *change_lines,
+        *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched),
+    ]
     if not reports.all:
         return (
             GateResult(

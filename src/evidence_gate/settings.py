@@ -1,16 +1,24 @@
 """Settings from three places, most specific first: CLI flags, the action's `INPUT_*` environment,
 and the repository's `.github/evidence-gate.yml` (validated: an unknown key or a wrong type is an
 error naming the key). Then the defaults.
+
+In a pull request the work tree is the pull request's, so its config file would let it configure
+its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
+each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`), names the
+required check (`check-name`) or decides what reviewers see and where the result goes
+(`comment-mode`, `templates-dir`, `ledger-out`). A pull request's change to the file is noted and
+applies once merged.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jsonschema
@@ -64,6 +72,15 @@ class Settings:
     templates_dir: Path | None = None
     ledger_out: Path | None = None
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
+    notes: tuple[str, ...] = ()  # what the run says about where its settings came from
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaseConfig:
+    """The pull request's base commit, whose config file applies to the pull request."""
+
+    commit: str
+    read: Callable[[PurePosixPath], bytes | None]  # a file (relative to the repo) at the commit; None: absent
 
 
 def inputs_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -114,14 +131,22 @@ def parse_config(data: bytes, source: str) -> dict[str, Any]:
     return dict(document)
 
 
-def resolve(repo: Path, flags: Mapping[str, Any], environ: Mapping[str, str], config: Path | None) -> Settings:
-    """Settings for a run in `repo`: flags over `INPUT_*` over the config file over defaults."""
+def resolve(
+    repo: Path,
+    flags: Mapping[str, Any],
+    environ: Mapping[str, str],
+    config: Path | None,
+    base: BaseConfig | None = None,
+) -> Settings:
+    """Settings for a run in `repo`: flags over `INPUT_*` over the config file over defaults. With
+    `base` (a pull request), the config file is the base commit's."""
     merged: dict[str, Any] = {}
-    merged.update(
-        read_config(
-            repo / (config or CONFIG_FILE) if config is None or not config.is_absolute() else config, config is not None
-        )
-    )
+    if base is not None and (config is None or not config.is_absolute()):
+        from_file, notes = _config_at_base(repo, config, base)
+    else:
+        path = repo / (config or CONFIG_FILE) if config is None or not config.is_absolute() else config
+        from_file, notes = read_config(path, config is not None), ()
+    merged.update(from_file)
     merged.update(inputs_from_environment(environ))
     merged.update({key: value for key, value in flags.items() if value not in (None, [], ())})
     try:
@@ -144,4 +169,24 @@ def resolve(repo: Path, flags: Mapping[str, Any], environ: Mapping[str, str], co
         templates_dir=(repo / templates) if templates else None,
         ledger_out=repo / ledger_out if ledger_out else None,
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
+        notes=notes,
     )
+
+
+def _config_at_base(repo: Path, config: Path | None, base: BaseConfig) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The base commit's config file (the defaults when it has none), and a note when the pull
+    request's work tree holds a different one. The work tree's file is compared, never parsed."""
+    relative = PurePosixPath(os.path.normpath(config or CONFIG_FILE).replace(os.sep, "/"))
+    at_base = base.read(relative)
+    in_tree_path = repo / relative
+    # A plain read for now; the pull request's file is only compared with the base's.
+    in_tree = read_capped(in_tree_path, MAX_CONFIG_BYTES, ConfigError, "the config") if in_tree_path.is_file() else None
+    if at_base is None and in_tree is None and config is not None:
+        raise UsageError(f"{in_tree_path}: no such config file")
+    settings = {} if at_base is None else parse_config(at_base, f"{relative} at the base commit {base.commit[:12]}")
+    if in_tree == at_base:
+        return settings, ()
+    if in_tree is None:
+        return settings, (f"the pull request removes {relative}: the base commit's settings apply until it is merged",)
+    change = "adds" if at_base is None else "changes"
+    return settings, (f"the pull request {change} {relative}: its settings apply once merged",)

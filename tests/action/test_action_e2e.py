@@ -467,6 +467,61 @@ def test_publish_refuses_a_ledger_not_about_this_pull_request(
     assert [r for r in server.requests if r.method != "GET"] == []
 
 
+CONFIG = ".github/evidence-gate.yml"
+
+
+@pytest.mark.parametrize(
+    ("at_base", "change"),
+    [(None, "adds"), ("fail-on: stagnation\n", "changes")],
+    ids=["added", "changed"],
+)
+def test_a_pull_request_cannot_configure_its_own_gate(
+    tmp_path: Path,
+    repo: Repo,
+    server: FakeGitHub,
+    action: Callable[..., Run],
+    at_base: str | None,
+    change: str,
+) -> None:
+    base = repo.commit(
+        "base",
+        {
+            "pyproject.toml": "[project]\nname = 'shop'\n",
+            ".gitignore": "build/\n",
+            **({CONFIG: at_base} if at_base else {}),
+        },
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("report only", {CONFIG: "fail-on: never\n", "tests/test_cart.py": FAILING})
+    seed(server, base, head)
+    run_pytest(repo)
+    run = action(repo, event(tmp_path, base, head), head, fail_on="")
+    assert run.code == 1
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "failure"
+    note = f"the pull request {change} {CONFIG}: its settings apply once merged"
+    assert note in (check_run.output_text or "") + (check_run.output_summary or "")
+    evidence = run.ledger.gate("evidence")
+    assert evidence is not None
+    assert note in evidence.details
+
+
+def test_a_config_merged_into_the_base_applies(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base = repo.commit(
+        "base", {"pyproject.toml": "[project]\nname = 'shop'\n", ".gitignore": "build/\n", CONFIG: "fail-on: never\n"}
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("failing tests", {"tests/test_cart.py": FAILING})
+    seed(server, base, head)
+    run_pytest(repo)
+    run = action(repo, event(tmp_path, base, head), head, fail_on="")
+    assert run.code == 0
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "neutral"
+
+
 def forge_pass(made: Run, folder: Path) -> Path:
     """The ledger of a failing run, edited to say PASS: what a fork's run can upload."""
     document = json.loads(Path(made.outputs["ledger"]).read_text())

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.base_config import base_config
+from evidence_gate.github.context import load_context
 from evidence_gate.ledger import Verdict, to_document, write_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import render_comment, render_report
@@ -20,7 +22,8 @@ from evidence_gate.settings import CommentMode, FailOn, resolve
 NAME = "run"
 HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger and the verdict"
 EPILOG = (
-    "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml. "
+    "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml "
+    "(in a pull request's run, as the base commit has it). "
     "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes: 0 PASS; 1 BLOCKED "
     "or STAGNATION (nothing failed, but nothing was proven either); 2 usage or configuration error."
 )
@@ -59,7 +62,10 @@ def flags(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    settings = resolve(Path(args.repo), flags(args), os.environ, args.config)
+    context = load_context(os.environ)
+    repo = Path(args.repo)
+    base = base_config(repo, context.pull_request if context else None, os.environ, args.base)
+    settings = resolve(repo, flags(args), os.environ, args.config, base)
     in_ci = os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true"
     ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci))
     if settings.ledger_out:
