@@ -148,3 +148,17 @@ def test_the_number_of_git_processes_does_not_grow_with_the_number_of_reports(
 ) -> None:
     repo.commit("base", {"pyproject.toml": "[project]\nname = 'shop'\n", ".gitignore": "evidence/\n"})
     assert run_with_reports(repo, cli, watch, 2_000) == run_with_reports(repo, cli, watch, 2)
+
+
+def test_a_run_in_a_folder_that_is_a_planted_bare_repository_is_refused_not_run_without_git(
+    repo: Repo, tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    repo.commit("base")
+    marker = tmp_path / "planted-command-ran"
+    folder = plant_bare_repository(repo, "app", marker)
+    (folder / "junit.xml").write_text(JUNIT)
+    repo.commit("a committed passing report", {"app/junit.xml": JUNIT})
+    result = cli("run", "--repo", folder, "--reports", "junit.xml")
+    assert result.code == 2
+    assert "a bare repository in the work tree, refused" in result.err
+    assert not marker.exists()

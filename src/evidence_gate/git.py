@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from evidence_gate.child_env import scrubbed_environment
-from evidence_gate.errors import EvidenceGateError, GitError, UsageError
+from evidence_gate.errors import EvidenceGateError, GitError, UnsafeRepository, UsageError
 
 WORKTREE = "worktree"
 
@@ -70,6 +70,11 @@ class Git:
         self.top = path
         result = self._run(["rev-parse", "--show-toplevel"], check=False)
         if result.returncode != 0:
+            if b"safe.bareRepository" in result.stderr:
+                raise UnsafeRepository(
+                    f"{path}: a bare repository in the work tree, refused (safe.bareRepository=explicit); give the"
+                    " checkout's own directory"
+                )
             raise GitError(f"{path}: not a git repository ({_first_line(result.stderr)})")
         self.top = Path(os.fsdecode(result.stdout.rstrip(b"\n")))
 
@@ -226,9 +231,12 @@ class Git:
 
 
 def open_repository(path: Path) -> Git | None:
-    """The git checkout around `path`, or None when there is none (or no git)."""
+    """The git checkout around `path`, or None when there is none (or no git). A planted bare
+    repository is an error, not "no checkout": without git, committed reports would go unseen."""
     try:
         return Git(path)
+    except UnsafeRepository:
+        raise
     except EvidenceGateError:
         return None
 
