@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from evidence_gate.freshness import stale_reports
+from evidence_gate.git import open_repository
+
 from .conftest import CliResult, Repo
 
 PASSING_LOG = "tests/test_cart.py::test_total PASSED\n" + "=" * 30 + " 1 passed in 0.01s " + "=" * 30 + "\n"
@@ -162,3 +165,17 @@ def test_a_run_in_a_folder_that_is_a_planted_bare_repository_is_refused_not_run_
     assert result.code == 2
     assert "a bare repository in the work tree, refused" in result.err
     assert not marker.exists()
+
+
+def test_one_batch_finds_the_committed_reports_among_fresh_ones_in_any_folder(repo: Repo) -> None:
+    repo.commit("reports", {"evidence/deep/junit.xml": JUNIT, "committed.xml": JUNIT})
+    (repo.path / "evidence" / "deep" / "link.xml").symlink_to("../../committed.xml")
+    fresh = [repo.path / "evidence" / "deep" / "fresh.xml", repo.path / "evidence" / "other.xml"]
+    for path in fresh:
+        path.write_text(JUNIT)
+    reports = [repo.path / "evidence" / "deep" / "junit.xml", repo.path / "evidence" / "deep" / "link.xml", *fresh]
+    stale = stale_reports(reports, None, open_repository(repo.path))
+    assert stale == (
+        f"{reports[0]} is committed to git, not produced by this run",
+        f"{reports[1]} is committed to git, not produced by this run",
+    )
