@@ -178,15 +178,29 @@ def _config_at_base(repo: Path, config: Path | None, base: BaseConfig) -> tuple[
     request's work tree holds a different one. The work tree's file is compared, never parsed."""
     relative = PurePosixPath(os.path.normpath(config or CONFIG_FILE).replace(os.sep, "/"))
     at_base = base.read(relative)
-    in_tree_path = repo / relative
-    # A plain read for now; the pull request's file is only compared with the base's.
-    in_tree = read_capped(in_tree_path, MAX_CONFIG_BYTES, ConfigError, "the config") if in_tree_path.is_file() else None
-    if at_base is None and in_tree is None and config is not None:
-        raise UsageError(f"{in_tree_path}: no such config file")
+    in_tree = repo / relative
+    if at_base is None and config is not None and not in_tree.is_file():
+        raise UsageError(f"{in_tree}: no such config file")
     settings = {} if at_base is None else parse_config(at_base, f"{relative} at the base commit {base.commit[:12]}")
-    if in_tree == at_base:
+    change = _change(in_tree, at_base)
+    if change is None:
         return settings, ()
-    if in_tree is None:
+    if change == "removes":
         return settings, (f"the pull request removes {relative}: the base commit's settings apply until it is merged",)
-    change = "adds" if at_base is None else "changes"
     return settings, (f"the pull request {change} {relative}: its settings apply once merged",)
+
+
+def _change(in_tree: Path, at_base: bytes | None) -> str | None:
+    """How the work tree's file differs from the base commit's: adds, changes, removes, or None.
+    It is read only to compare, and only one byte past the cap (a larger file is a change)."""
+    if not in_tree.is_file():
+        return None if at_base is None else "removes"
+    if at_base is None:
+        return "adds"
+    try:
+        # A plain read for now: the pull request's file is compared, nothing of it is shown.
+        with in_tree.open("rb") as handle:
+            content = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError:
+        return "changes"
+    return None if content == at_base else "changes"

@@ -170,3 +170,10 @@ def test_a_config_with_more_report_globs_than_the_schema_allows_is_an_error(tmp_
     config(tmp_path, "reports:\n" + "  - build/*.xml\n" * 1001)
     with pytest.raises(ConfigError, match="reports: .* is too long"):
         resolve(tmp_path, {}, {}, None)
+
+
+def test_a_huge_config_in_the_pull_request_is_noted_as_a_change_not_read(tmp_path: Path) -> None:
+    config(tmp_path, "# padding\n" * 100_000)
+    settings = resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "fail-on: blocked\n"}))
+    assert settings.fail_on is FailOn.BLOCKED
+    assert settings.notes == ("the pull request changes .github/evidence-gate.yml: its settings apply once merged",)
