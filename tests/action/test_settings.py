@@ -168,7 +168,7 @@ def test_the_run_verb_in_a_pull_requests_run_reads_the_config_at_its_base(
 
 def test_a_config_with_more_report_globs_than_the_schema_allows_is_an_error(tmp_path: Path) -> None:
     config(tmp_path, "reports:\n" + "  - build/*.xml\n" * 1001)
-    with pytest.raises(ConfigError, match="reports: .* is too long"):
+    with pytest.raises(ConfigError, match=r"reports: .* is too long"):
         resolve(tmp_path, {}, {}, None)
 
 
