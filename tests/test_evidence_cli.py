@@ -90,7 +90,7 @@ def test_a_committed_junit_report_is_stale(
     shutil.copy(LOGS / "pytest" / "success.junit.xml", report)
     repo.commit("commit a report")
     log = fresh("go-test/success.log")
-    code, verdict = evidence(cli, "--claim", "test", "--stack", "go", log, "--junit", report)
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "go", log, "--junit", report, "--repo", repo.path)
     assert code == 1
     assert verdict["stale"] == [f"{report} is committed to git, not produced by this run"]
 

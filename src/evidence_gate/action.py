@@ -16,6 +16,7 @@ from typing import TextIO
 
 from github import Github
 
+from evidence_gate.base_config import base_config
 from evidence_gate.digest import encode
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.github.client import make_client
@@ -35,7 +36,8 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
     workspace_dir = Path(environ.get("GITHUB_WORKSPACE") or ".")
     repo = workspace_dir / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
     config = environ.get("INPUT_CONFIG", "").strip()
-    settings = resolve(repo, {}, environ, Path(config) if config else None)
+    base = base_config(repo, context.pull_request if context else None, environ, None)
+    settings = resolve(repo, {}, environ, Path(config) if config else None, base)
     if context is None:
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE

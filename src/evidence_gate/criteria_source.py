@@ -14,7 +14,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 
 _TASK = re.compile(r"^\[[ xX]\]\s+(?P<text>.*\S)\s*$")
@@ -101,12 +101,9 @@ def _opens_list_item(tokens: list[Token], index: int) -> bool:
     return index >= 2 and tokens[index - 1].type == "paragraph_open" and tokens[index - 2].type == "list_item_open"
 
 
-def tagged_sources(story: str, criteria: tuple[Criterion, ...], repo: Path) -> dict[str, list[str]]:
-    """Where each tag stands (`path:line`) in the repository's tracked files; nothing when `repo` is
-    not a git checkout."""
-    try:
-        git = Git(repo)
-    except EvidenceGateError:
+def tagged_sources(story: str, criteria: tuple[Criterion, ...], git: Git | None) -> dict[str, list[str]]:
+    """Where each tag stands (`path:line`) in the checkout's tracked files; nothing without a checkout."""
+    if git is None:
         return {}
     lines = git.grep_fixed(f"[{story}#")
     found: dict[str, list[str]] = {}

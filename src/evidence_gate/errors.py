@@ -32,5 +32,10 @@ class GitError(EvidenceGateError):
     """Git refused, or the repository lacks what the command needs (a base commit, history)."""
 
 
+class UnsafeRepository(GitError):
+    """The directory given is a bare repository git found by itself: a work tree's folder can be
+    one, planted to run a command, so it is refused rather than taken for "no repository"."""
+
+
 class UnsafeSlotValue(EvidenceGateError):
     """A value that would change the meaning of a shell command if inserted into it."""

@@ -8,12 +8,11 @@ code at HEAD.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 
 # File times and git's times come from the same clock, but git keeps whole seconds.
@@ -35,13 +34,11 @@ def parse_since(text: str) -> float:
     return moment.timestamp()
 
 
-def run_started(repo: Path, since: str | None) -> tuple[float | None, str]:
+def run_started(git: Git | None, since: str | None) -> tuple[float | None, str]:
     """The start of the run, and where that time came from."""
     if since is not None:
         return parse_since(since), "--since"
-    try:
-        git = Git(repo)
-    except EvidenceGateError:
+    if git is None:
         return None, "not in a git repository, so the run's start is unknown"
     moved = git.head_moved_at()
     if moved is not None:
@@ -52,11 +49,14 @@ def run_started(repo: Path, since: str | None) -> tuple[float | None, str]:
     return None, "the repository has no commit, so the run's start is unknown"
 
 
-def stale_reports(paths: Sequence[Path], started: float | None) -> tuple[str, ...]:
-    """One line per stale report, naming the file and why."""
+def stale_reports(paths: Sequence[Path], started: float | None, git: Git | None) -> tuple[str, ...]:
+    """One line per stale report, naming the file and why. Only the checkout `git` holds is asked
+    which reports it tracks, in one batch; a report outside it is judged by its time alone."""
+    where = {path: _in_checkout(path, git.top) for path in paths} if git else {}
+    tracked = git.tracked(place for places in where.values() for place in places) if git else set()
     stale: list[str] = []
     for path in paths:
-        if _tracked(path):
+        if any(place in tracked for place in where.get(path, ())):
             stale.append(f"{path} is committed to git, not produced by this run")
         elif started is not None and path.stat().st_mtime < started - TOLERANCE_SECONDS:
             written = datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
@@ -64,10 +64,12 @@ def stale_reports(paths: Sequence[Path], started: float | None) -> tuple[str, ..
     return tuple(stale)
 
 
-def _tracked(path: Path) -> bool:
-    folder = path.resolve().parent
-    try:
-        git = Git(folder)
-    except EvidenceGateError:
-        return False
-    return git.is_tracked(Path(os.path.relpath(path.resolve(), git.top.resolve())))
+def _in_checkout(path: Path, top: Path) -> tuple[Path, ...]:
+    """Where `path` is relative to the top: as named (a committed symlink is itself tracked) and as
+    resolved (a symlink to a committed file); either being tracked makes the report committed."""
+    root = top.resolve()
+    places = []
+    for candidate in (path.absolute().parent.resolve() / path.name, path.resolve()):
+        if candidate.is_relative_to(root):
+            places.append(candidate.relative_to(root))
+    return tuple(places)

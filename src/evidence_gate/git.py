@@ -4,6 +4,12 @@ Paths come from `-z` output and are decoded with `surrogateescape`, so any byte 
 store (spaces, quotes, newlines, leading dashes, invalid UTF-8) survives the round trip. Git's
 configuration can change diff output (prefixes, colour, external diff drivers), so every diff call
 pins the options the parser relies on.
+
+A pull request controls the work tree, and a folder of it can hold a bare repository whose config
+names a command (`core.fsmonitor`, `core.worktree`, hooks). So git is started once in the directory
+the user gave, to find the top of the real checkout, and every call after that runs with `-C <top>`;
+implicitly discovered bare repositories are refused, fsmonitor and hooks are off, and no token is
+in git's environment.
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from evidence_gate.errors import GitError, UsageError
+from evidence_gate.child_env import scrubbed_environment
+from evidence_gate.errors import EvidenceGateError, GitError, UnsafeRepository, UsageError
 
 WORKTREE = "worktree"
 
@@ -29,7 +37,11 @@ _DIFF_OPTIONS = (
     "--find-renames",
     "--find-copies",
 )
+# Command-line configuration wins over every config file, the repository's included.
+_HARDENING = ("-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
 _CONFIG = ("-c", "core.quotePath=false", "-c", "diff.suppressBlankEmpty=false", "-c", "core.safecrlf=false")
+# Pathspecs per `ls-files` call: far below the kernel's limit on one command line.
+_PATHSPEC_BYTES = 100_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,8 +67,14 @@ class Git:
         if not path.is_dir():
             raise UsageError(f"{path}: no such directory")
         self.path = path
+        self.top = path
         result = self._run(["rev-parse", "--show-toplevel"], check=False)
         if result.returncode != 0:
+            if b"safe.bareRepository" in result.stderr:
+                raise UnsafeRepository(
+                    f"{path}: a bare repository in the work tree, refused (safe.bareRepository=explicit); give the"
+                    " checkout's own directory"
+                )
             raise GitError(f"{path}: not a git repository ({_first_line(result.stderr)})")
         self.top = Path(os.fsdecode(result.stdout.rstrip(b"\n")))
 
@@ -64,7 +82,7 @@ class Git:
         self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[bytes]:
         full_env = {
-            **os.environ,
+            **scrubbed_environment(),
             "LC_ALL": "C",
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_OPTIONAL_LOCKS": "0",
@@ -76,7 +94,11 @@ class Git:
         full_env.update(env or {})
         try:
             result = subprocess.run(
-                ["git", *_CONFIG, *args], cwd=self.path, capture_output=True, env=full_env, check=False
+                ["git", *_HARDENING, *_CONFIG, "-C", os.fsdecode(self.top), *args],
+                cwd=self.top,
+                capture_output=True,
+                env=full_env,
+                check=False,
             )
         except OSError as error:
             raise GitError(f"cannot run git ({error})") from error
@@ -121,26 +143,45 @@ class Git:
         real_index = self._run(["rev-parse", "--git-path", "index"]).stdout.rstrip(b"\n")
         real_index_path = Path(os.fsdecode(real_index))
         if not real_index_path.is_absolute():
-            real_index_path = self.path / real_index_path
+            real_index_path = self.top / real_index_path
         with tempfile.TemporaryDirectory(prefix="evidence-gate-index-") as scratch:
             private = Path(scratch) / "index"
             if real_index_path.exists():
                 shutil.copyfile(real_index_path, private)
             env = {"GIT_INDEX_FILE": str(private)}
-            self._run(["-C", os.fsdecode(self.top), "add", "--all", "--", "."], env=env)
+            self._run(["add", "--all", "--", "."], env=env)
             return self._run(["write-tree"], env=env).stdout.decode().strip()
 
-    def is_tracked(self, relative: Path) -> bool:
-        """Whether git tracks the file at `relative` (to the top of the work tree)."""
-        result = self._run(
-            ["-C", os.fsdecode(self.top), "ls-files", "--error-unmatch", "--", os.fspath(relative)], check=False
-        )
-        return result.returncode == 0
+    def file_at(self, commit: str, relative: PurePosixPath) -> bytes | None:
+        """The content of the file at `relative` (to the top) in `commit`, or None when the commit
+        has no file there."""
+        spec = f"{commit}:{relative.as_posix()}"
+        found = self._run(["rev-parse", "--verify", "--quiet", "--end-of-options", spec], check=False)
+        if found.returncode != 0:
+            return None
+        blob = found.stdout.decode().strip()
+        if self._run(["cat-file", "-t", blob]).stdout.strip() != b"blob":
+            return None
+        return self._run(["cat-file", "blob", blob]).stdout
+
+    def tracked(self, relatives: Iterable[Path]) -> set[Path]:
+        """Which of `relatives` (to the top of the work tree) git tracks.
+
+        One `ls-files` over the folders that hold them, not a process per file: a run can name
+        thousands of reports, and they sit in a few folders.
+        """
+        wanted = set(relatives)
+        folders = sorted({os.fspath(relative.parent) for relative in wanted})
+        listed: set[Path] = set()
+        for batch in [[]] if "." in folders else _batches(folders):
+            output = self._run(["ls-files", "-z", "--", *batch]).stdout
+            listed.update(Path(os.fsdecode(name)) for name in output.split(b"\0") if name)
+        return wanted & listed
 
     def grep_fixed(self, needle: str) -> list[tuple[str, int, str]]:
         """Every (path, line number, line) of a tracked text file whose line contains `needle`."""
         result = self._run(
-            ["-C", os.fsdecode(self.top), "grep", "--fixed-strings", "--line-number", "-z", "-I", "-e", needle, "--"],
+            ["grep", "--fixed-strings", "--line-number", "-z", "-I", "-e", needle, "--"],
             check=False,
         )
         if result.returncode not in (0, 1):
@@ -187,6 +228,29 @@ class Git:
 
     def diff_patch(self, old: str, new: str) -> bytes:
         return self._run(["diff", "--patch", *_DIFF_OPTIONS, old, new, "--"]).stdout
+
+
+def open_repository(path: Path) -> Git | None:
+    """The git checkout around `path`, or None when there is none (or no git). A planted bare
+    repository is an error, not "no checkout": without git, committed reports would go unseen."""
+    try:
+        return Git(path)
+    except UnsafeRepository:
+        raise
+    except EvidenceGateError:
+        return None
+
+
+def _batches(pathspecs: list[str]) -> list[list[str]]:
+    batches: list[list[str]] = [[]]
+    size = 0
+    for pathspec in pathspecs:
+        if batches[-1] and size + len(pathspec) > _PATHSPEC_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append(pathspec)
+        size += len(pathspec) + 1
+    return batches
 
 
 def parse_raw(output: bytes) -> list[RawEntry]:

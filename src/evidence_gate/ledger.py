@@ -21,11 +21,13 @@ from typing import Any
 import jsonschema
 
 from evidence_gate import __version__
+from evidence_gate.documents import clipped, load_json, read_capped, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.model import Counts
 from evidence_gate.workspace import write_user_file
 
 LEDGER_VERSION = 1
+MAX_LEDGER_BYTES = 64 * 1024 * 1024
 OUTPUT_HEAD_LINES = 50
 OUTPUT_TAIL_LINES = 10
 
@@ -163,16 +165,21 @@ def overall_verdict(gates: Sequence[GateResult]) -> Verdict:
     return Verdict.PASS
 
 
-_VERDICT_RANK = {Verdict.PASS: 0, Verdict.STAGNATION: 1, Verdict.BLOCKED: 2}
 _GATE_RANK = {GateVerdict.NOT_APPLICABLE: 0, GateVerdict.PASS: 1, GateVerdict.UNAVAILABLE: 2, GateVerdict.FAIL: 3}
 
 
 def merge(ledgers: Sequence[Ledger]) -> Ledger:
     """Ledgers of several jobs (a test matrix) as one: counts add up, test identities union (a
-    failure anywhere wins), failed tests and annotations concatenate, the worst verdict wins."""
+    failure anywhere wins), failed tests and annotations concatenate, the worst gate of each id
+    wins and the verdict is the merged gates'. Shards of one run name one head and one check: a
+    ledger about another commit or check cannot be mixed in."""
     if not ledgers:
         raise UsageError("merge: no ledgers given")
     first = ledgers[0]
+    for attribute, what in (("head", "head commits"), ("check_name", "check names")):
+        values = sorted({str(getattr(ledger, attribute)) for ledger in ledgers})
+        if len(values) > 1:
+            raise UsageError(f"merge: the ledgers name different {what} ({', '.join(values)}): merge one run's shards")
     counts = [ledger.counts for ledger in ledgers if ledger.counts is not None]
     total = sum(counts[1:], counts[0]) if counts else None
     tests: dict[str, str] = {}
@@ -186,7 +193,7 @@ def merge(ledgers: Sequence[Ledger]) -> Ledger:
             gates[gate.id] = _merge_gate(gates[gate.id], gate) if gate.id in gates else gate
     return replace(
         first,
-        verdict=max((ledger.verdict for ledger in ledgers), key=_VERDICT_RANK.__getitem__),
+        verdict=overall_verdict(list(gates.values())),
         counts=total,
         tests=tests,
         failed_tests=tuple(test for ledger in ledgers for test in ledger.failed_tests),
@@ -267,16 +274,30 @@ def _schema() -> dict[str, Any]:
 
 
 def from_document(document: Any, source: str) -> Ledger:
-    """A ledger from its JSON form, validated first: a ledger from an artifact is untrusted data."""
+    """A ledger from its JSON form, validated first: a ledger from an artifact is untrusted data.
+    Its verdict is never taken on trust: it is recomputed from its gates, and a stated verdict that
+    differs from theirs adds a failed `ledger` gate."""
     errors = sorted(
         jsonschema.Draft202012Validator(_schema()).iter_errors(document), key=lambda error: list(error.absolute_path)
     )
     if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise UsageError(f"{source}: not a valid ledger: {where}: {errors[0].message}")
+        where = clipped("/".join(str(part) for part in errors[0].absolute_path)) or "(top level)"
+        raise UsageError(f"{source}: not a valid ledger: {where}: {schema_message(errors[0])}")
     counts = document["counts"]
+    gates = _gates(document["gates"])
+    stated, recomputed = Verdict(document["verdict"]), overall_verdict(gates)
+    if stated is not recomputed:
+        gates += (
+            GateResult(
+                id="ledger",
+                title="Ledger",
+                verdict=GateVerdict.FAIL,
+                summary=f"the ledger says {stated}, but its gates say {recomputed}: the verdict is always the"
+                " gates', and a ledger that contradicts them fails",
+            ),
+        )
     return Ledger(
-        verdict=Verdict(document["verdict"]),
+        verdict=overall_verdict(gates),
         head=document["head"],
         base=document["base"],
         stack=document["stack"],
@@ -292,31 +313,35 @@ def from_document(document: Any, source: str) -> Ledger:
             FailedTest(name=test["name"], message=test["message"], path=test["path"], line=test["line"])
             for test in document["failed_tests"]
         ),
-        gates=tuple(
-            GateResult(
-                id=gate["id"],
-                title=gate["title"],
-                verdict=GateVerdict(gate["verdict"]),
-                summary=gate["summary"],
-                details=tuple(gate["details"]),
-                evidence=tuple(
-                    Evidence(command=item["command"], exit_code=item["exit_code"], output=item["output"])
-                    for item in gate["evidence"]
-                ),
-                annotations=tuple(
-                    Annotation(
-                        path=note["path"],
-                        line=note["line"],
-                        end_line=note["end_line"],
-                        level=note["level"],
-                        message=note["message"],
-                        title=note["title"],
-                    )
-                    for note in gate["annotations"]
-                ),
-            )
-            for gate in document["gates"]
-        ),
+        gates=gates,
+    )
+
+
+def _gates(documents: list[dict[str, Any]]) -> tuple[GateResult, ...]:
+    return tuple(
+        GateResult(
+            id=gate["id"],
+            title=gate["title"],
+            verdict=GateVerdict(gate["verdict"]),
+            summary=gate["summary"],
+            details=tuple(gate["details"]),
+            evidence=tuple(
+                Evidence(command=item["command"], exit_code=item["exit_code"], output=item["output"])
+                for item in gate["evidence"]
+            ),
+            annotations=tuple(
+                Annotation(
+                    path=note["path"],
+                    line=note["line"],
+                    end_line=note["end_line"],
+                    level=note["level"],
+                    message=note["message"],
+                    title=note["title"],
+                )
+                for note in gate["annotations"]
+            ),
+        )
+        for gate in documents
     )
 
 
@@ -332,12 +357,8 @@ def write_ledger(ledger: Ledger, path: Path) -> None:
 
 
 def read_ledger(path: Path) -> Ledger:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: cannot read the ledger ({error})") from error
-    except json.JSONDecodeError as error:
-        raise UsageError(f"{path}: not JSON ({error})") from error
+    """A ledger file, read in bounded time and memory (see documents.py): an artifact is untrusted."""
+    document = load_json(read_capped(path, MAX_LEDGER_BYTES, UsageError, "the ledger"), str(path), UsageError)
     return from_document(document, str(path))
 
 

@@ -16,11 +16,11 @@ from typing import BinaryIO
 from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.criteria_source import Criterion, TooManyCriteria, criteria_from_body, tagged_sources
 from evidence_gate.digest import Digest
-from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.errors import UsageError
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates.criteria import CriterionStatus, check_story, from_reports
 from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, evaluate_evidence
-from evidence_gate.git import Git
+from evidence_gate.git import Git, open_repository
 from evidence_gate.ledger import (
     OUTPUT_HEAD_LINES,
     OUTPUT_TAIL_LINES,
@@ -117,7 +117,7 @@ class _Cases:
 
 def run_pipeline(inputs: RunInputs) -> Ledger:
     settings, table = inputs.settings, inputs.table
-    git = _git(settings.repo)
+    git = open_repository(settings.repo)
     top = git.top if git else settings.repo
     detection = detect(top, table)
     adapter = table.get(settings.stack) if settings.stack else table.get(detection.primary.adapter_id)
@@ -131,9 +131,9 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
     story = check_story(settings.story) if settings.story else None
     cases = _Cases(story_marker=f"[{story}#" if story else None)
     reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports)
-    evidence_gate, verdict = _evidence_gate(inputs, adapter, reports, cases, change_lines)
+    evidence_gate, verdict = _evidence_gate(inputs, git, adapter, reports, cases, change_lines)
     evidence_gate = _with_refusals(evidence_gate, reports.refused)
-    gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, top)]
+    gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, git)]
     ledger = Ledger(
         verdict=overall_verdict(gates),
         head=head,
@@ -153,13 +153,6 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
 
 def _with_deltas(ledger: Ledger, baseline: Digest) -> Ledger:
     return replace(ledger, deltas=compare(baseline.counts, baseline.tests, ledger))
-
-
-def _git(repo: Path) -> Git | None:
-    try:
-        return Git(repo)
-    except EvidenceGateError:
-        return None
 
 
 def _change_lines(
@@ -207,10 +200,14 @@ def _find_reports(workspace: Workspace, top: Path, patterns: Sequence[str]) -> _
 
 
 def _evidence_gate(
-    inputs: RunInputs, adapter: Adapter, reports: _Reports, cases: _Cases, change_lines: Sequence[str]
+    inputs: RunInputs, git: Git | None, adapter: Adapter, reports: _Reports, cases: _Cases, change_lines: Sequence[str]
 ) -> tuple[GateResult, EvidenceVerdict | None]:
     title = "Test evidence"
-    details = [*change_lines, *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched)]
+    details = [
+        *inputs.settings.notes,
+        *change_lines,
+        *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched),
+    ]
     if not reports.all:
         return (
             GateResult(
@@ -230,7 +227,7 @@ def _evidence_gate(
     parsed = [summary for summary in log_summaries if summary.counts is not None]
     report_summaries = [read_junit(path, cases) for path in reports.junit]
     report_summaries += [read_source(path, ["xcresult"]) for path in reports.xcresult]
-    started, started_from = run_started(inputs.settings.repo, None)
+    started, started_from = run_started(git, None)
     verdict = evaluate_evidence(
         EvidenceFacts(
             claim=Claim.TEST,
@@ -238,7 +235,7 @@ def _evidence_gate(
             scan=_merged_scan([scan_log(log, markers) for log in reports.logs]),
             log_summary=combine(parsed or log_summaries) if log_summaries else None,
             report_summary=combine(report_summaries) if report_summaries else None,
-            stale=stale_reports(reports.all, started),
+            stale=stale_reports(reports.all, started, git),
             attended=False,
             in_ci=inputs.in_ci,
         )
@@ -345,7 +342,7 @@ def _text(line: bytes) -> str:
 
 
 def _criteria_gate(
-    story: str | None, pull_request: PullRequest | None, reports: _Reports, cases: _Cases, top: Path
+    story: str | None, pull_request: PullRequest | None, reports: _Reports, cases: _Cases, git: Git | None
 ) -> GateResult:
     title = "Acceptance criteria"
     body = pull_request.body if pull_request else ""
@@ -376,7 +373,7 @@ def _criteria_gate(
             verdict=GateVerdict.UNAVAILABLE,
             summary=f"{len(criteria)} acceptance criteria, but no JUnit report names tests",
         )
-    results = from_reports(story, criteria, cases.tagged, tagged_sources(story, criteria, top))
+    results = from_reports(story, criteria, cases.tagged, tagged_sources(story, criteria, git))
     green = sum(1 for result in results if result.status is CriterionStatus.GREEN)
     return GateResult(
         id="criteria",

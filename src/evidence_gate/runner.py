@@ -14,20 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import UsageError
 from evidence_gate.github.context import load_context
-
-SECRET_VARIABLES = frozenset(
-    {
-        "GITHUB_TOKEN",
-        "GH_TOKEN",
-        "INPUT_GITHUB-TOKEN",
-        "INPUT_GITHUB_TOKEN",
-        "ACTIONS_RUNTIME_TOKEN",
-        "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-        "ACTIONS_ID_TOKEN_REQUEST_URL",
-    }
-)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,18 +28,17 @@ class CommandRun:
 
 def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
     """`pull_request_target` runs with a write token and the repository's secrets, on a pull request
-    whose head may be a fork's code: running that code there hands both to whoever opened it."""
+    whose head may be a fork's code: running that code there hands both to whoever opened it. The
+    head must be proven to be this repository; anything short of that is refused."""
+    if environ.get("GITHUB_EVENT_NAME") != "pull_request_target":
+        return
     context = load_context(environ)
-    if context is not None and context.untrusted_head_with_secrets:
+    reason = "GITHUB_REPOSITORY is not set" if context is None else context.refusal_to_run_head()
+    if reason is not None:
         raise UsageError(
-            "refusing to run repository code: this is a pull_request_target run for a fork's pull request,"
-            " which holds a write token and secrets; run tests in a pull_request workflow instead"
-            " (see docs/fork-pull-requests.md)"
+            f"refusing to run repository code: this is a pull_request_target run, which holds a write token and"
+            f" secrets, and {reason}; run tests in a pull_request workflow instead (see docs/fork-pull-requests.md)"
         )
-
-
-def scrubbed_environment() -> dict[str, str]:
-    return {name: value for name, value in os.environ.items() if name not in SECRET_VARIABLES}
 
 
 def run_shell(command: str, cwd: Path, output: Path, timeout: float) -> CommandRun:

@@ -16,18 +16,10 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import TypeVar, cast
 
+from evidence_gate.child_env import SECRET_VARIABLES
+
 MASK = "***"
 MIN_SECRET_LENGTH = 8
-# Variables whose values are credentials of the run; their values are masked wherever they appear.
-SECRET_VARIABLES = (
-    "GITHUB_TOKEN",
-    "GH_TOKEN",
-    "INPUT_GITHUB-TOKEN",
-    "INPUT_GITHUB_TOKEN",
-    "ACTIONS_RUNTIME_TOKEN",
-    "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-    "ACTIONS_ID_TOKEN_REQUEST_URL",
-)
 _SHAPES = (
     r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",  # GitHub's token prefixes
     r"\bgithub_pat_[A-Za-z0-9_]{20,}",  # fine-grained personal access tokens
@@ -80,4 +72,4 @@ class Scrubber:
 
 def run_secrets(environ: Mapping[str, str], *extra: str) -> tuple[str, ...]:
     """The credentials of this run: the secret variables' values and any token given directly."""
-    return tuple(value for value in (*(environ.get(name, "") for name in SECRET_VARIABLES), *extra) if value)
+    return tuple(value for value in (*(environ.get(name, "") for name in sorted(SECRET_VARIABLES)), *extra) if value)

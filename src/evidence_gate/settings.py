@@ -1,24 +1,34 @@
 """Settings from three places, most specific first: CLI flags, the action's `INPUT_*` environment,
 and the repository's `.github/evidence-gate.yml` (validated: an unknown key or a wrong type is an
 error naming the key). Then the defaults.
+
+In a pull request the work tree is the pull request's, so its config file would let it configure
+its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
+each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`), names the
+required check (`check-name`) or decides what reviewers see and where the result goes
+(`comment-mode`, `templates-dir`, `ledger-out`). A pull request's change to the file is noted and
+applies once merged.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jsonschema
-import yaml
 
+from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
 from evidence_gate.errors import ConfigError, UsageError
+from evidence_gate.workspace import Refused, Workspace
 
 CONFIG_FILE = Path(".github") / "evidence-gate.yml"
+MAX_CONFIG_BYTES = 64 * 1024  # a config is a few lines; this is far more than any needs
 DEFAULT_CHECK_NAME = "Evidence Gate"
 
 
@@ -63,6 +73,15 @@ class Settings:
     templates_dir: Path | None = None
     ledger_out: Path | None = None
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
+    notes: tuple[str, ...] = ()  # what the run says about where its settings came from
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaseConfig:
+    """The pull request's base commit, whose config file applies to the pull request."""
+
+    commit: str
+    read: Callable[[PurePosixPath], bytes | None]  # a file (relative to the repo) at the commit; None: absent
 
 
 def inputs_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -86,38 +105,51 @@ def _lines(value: str) -> list[str]:
     ]
 
 
-def read_config(path: Path, required: bool) -> dict[str, Any]:
+def read_config(path: Path, required: bool, repo: Path) -> dict[str, Any]:
+    """The work tree's config file. It is the repository's, so it must not lead outside it."""
     if not path.is_file():
         if required:
             raise UsageError(f"{path}: no such config file")
         return {}
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read ({error})") from error
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: not valid YAML ({' '.join(str(error).split())})") from error
+    Workspace.at(repo).check(path)
+    return parse_config(read_capped(path, MAX_CONFIG_BYTES, ConfigError, "the config"), str(path))
+
+
+def parse_config(data: bytes, source: str) -> dict[str, Any]:
+    """A config file's settings, validated. Hostile content (an alias bomb, deep nesting, a huge
+    value) is a one-line ConfigError in bounded time: see documents.py."""
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: the config is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it")
+    document = load_yaml(data, source, ConfigError)
     document = {} if document is None else document
     schema = json.loads(resources.files("evidence_gate.schemas").joinpath("config.schema.json").read_text("utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         key = "/".join(str(part) for part in first.absolute_path)
-        unknown = sorted(set(document) - set(KEYS)) if isinstance(document, dict) else []
+        unknown = sorted(str(name) for name in set(document) - set(KEYS)) if isinstance(document, dict) else []
         if first.validator == "additionalProperties" and unknown:
-            raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(KEYS)})")
-        raise ConfigError(f"{path}: {key or '(top level)'}: {first.message}")
+            raise ConfigError(f"{source}: unknown key {clipped(repr(unknown[0]))} (known: {', '.join(KEYS)})")
+        raise ConfigError(f"{source}: {clipped(key) or '(top level)'}: {schema_message(first)}")
     return dict(document)
 
 
-def resolve(repo: Path, flags: Mapping[str, Any], environ: Mapping[str, str], config: Path | None) -> Settings:
-    """Settings for a run in `repo`: flags over `INPUT_*` over the config file over defaults."""
+def resolve(
+    repo: Path,
+    flags: Mapping[str, Any],
+    environ: Mapping[str, str],
+    config: Path | None,
+    base: BaseConfig | None = None,
+) -> Settings:
+    """Settings for a run in `repo`: flags over `INPUT_*` over the config file over defaults. With
+    `base` (a pull request), the config file is the base commit's."""
     merged: dict[str, Any] = {}
-    merged.update(
-        read_config(
-            repo / (config or CONFIG_FILE) if config is None or not config.is_absolute() else config, config is not None
-        )
-    )
+    if base is not None and (config is None or not config.is_absolute()):
+        from_file, notes = _config_at_base(repo, config, base)
+    else:
+        path = repo / (config or CONFIG_FILE) if config is None or not config.is_absolute() else config
+        from_file, notes = read_config(path, config is not None, repo), ()
+    merged.update(from_file)
     merged.update(inputs_from_environment(environ))
     merged.update({key: value for key, value in flags.items() if value not in (None, [], ())})
     try:
@@ -140,4 +172,38 @@ def resolve(repo: Path, flags: Mapping[str, Any], environ: Mapping[str, str], co
         templates_dir=(repo / templates) if templates else None,
         ledger_out=repo / ledger_out if ledger_out else None,
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
+        notes=notes,
     )
+
+
+def _config_at_base(repo: Path, config: Path | None, base: BaseConfig) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The base commit's config file (the defaults when it has none), and a note when the pull
+    request's work tree holds a different one. The work tree's file is compared, never parsed."""
+    relative = PurePosixPath(os.path.normpath(config or CONFIG_FILE).replace(os.sep, "/"))
+    at_base = base.read(relative)
+    in_tree = repo / relative
+    if at_base is None and config is not None and not in_tree.is_file():
+        raise UsageError(f"{in_tree}: no such config file")
+    settings = {} if at_base is None else parse_config(at_base, f"{relative} at the base commit {base.commit[:12]}")
+    change = _change(repo, in_tree, at_base)
+    if change is None:
+        return settings, ()
+    if change == "removes":
+        return settings, (f"the pull request removes {relative}: the base commit's settings apply until it is merged",)
+    return settings, (f"the pull request {change} {relative}: its settings apply once merged",)
+
+
+def _change(repo: Path, in_tree: Path, at_base: bytes | None) -> str | None:
+    """How the work tree's file differs from the base commit's: adds, changes, removes, or None.
+    It is read only to compare, and only one byte past the cap (a larger file is a change)."""
+    if not in_tree.is_file():
+        return None if at_base is None else "removes"
+    if at_base is None:
+        return "adds"
+    try:
+        # The pull request's file is only compared, and never through a link leaving the checkout.
+        with Workspace.at(repo).open(in_tree) as handle:
+            content = handle.read(MAX_CONFIG_BYTES + 1)
+    except Refused:
+        return "changes"
+    return None if content == at_base else "changes"

@@ -17,7 +17,7 @@ import pytest
 
 from evidence_gate.digest import encode
 from evidence_gate.github.pr_body import START
-from evidence_gate.ledger import Ledger, Verdict, read_ledger, write_ledger
+from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, read_ledger, write_ledger
 from evidence_gate.model import Counts
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
 from tests.github_fake.fixture import check_no_violations, start_github_server
@@ -467,6 +467,98 @@ def test_publish_refuses_a_ledger_not_about_this_pull_request(
     assert [r for r in server.requests if r.method != "GET"] == []
 
 
+CONFIG = ".github/evidence-gate.yml"
+
+
+@pytest.mark.parametrize(
+    ("at_base", "change"),
+    [(None, "adds"), ("fail-on: stagnation\n", "changes")],
+    ids=["added", "changed"],
+)
+def test_a_pull_request_cannot_configure_its_own_gate(
+    tmp_path: Path,
+    repo: Repo,
+    server: FakeGitHub,
+    action: Callable[..., Run],
+    at_base: str | None,
+    change: str,
+) -> None:
+    base = repo.commit(
+        "base",
+        {
+            "pyproject.toml": "[project]\nname = 'shop'\n",
+            ".gitignore": "build/\n",
+            **({CONFIG: at_base} if at_base else {}),
+        },
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("report only", {CONFIG: "fail-on: never\n", "tests/test_cart.py": FAILING})
+    seed(server, base, head)
+    run_pytest(repo)
+    run = action(repo, event(tmp_path, base, head), head, fail_on="")
+    assert run.code == 1
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "failure"
+    note = f"the pull request {change} {CONFIG}: its settings apply once merged"
+    assert note in (check_run.output_text or "") + (check_run.output_summary or "")
+    evidence = run.ledger.gate("evidence")
+    assert evidence is not None
+    assert note in evidence.details
+
+
+def test_a_config_merged_into_the_base_applies(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base = repo.commit(
+        "base", {"pyproject.toml": "[project]\nname = 'shop'\n", ".gitignore": "build/\n", CONFIG: "fail-on: never\n"}
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("failing tests", {"tests/test_cart.py": FAILING})
+    seed(server, base, head)
+    run_pytest(repo)
+    run = action(repo, event(tmp_path, base, head), head, fail_on="")
+    assert run.code == 0
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "neutral"
+
+
+def forge_pass(made: Run, folder: Path) -> Path:
+    """The ledger of a failing run, edited to say PASS: what a fork's run can upload."""
+    document = json.loads(Path(made.outputs["ledger"]).read_text())
+    assert document["verdict"] == "BLOCKED"
+    document["verdict"] = "PASS"
+    forged = folder / "forged.json"
+    forged.write_text(json.dumps(document))
+    return forged
+
+
+def test_publish_posts_a_failure_for_a_forged_pass(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server, FAILING)
+    made = action(repo, event(tmp_path, base, head), head, github_token="")
+    result = publish(server, forge_pass(made, tmp_path), event(tmp_path, base, head), tmp_path)
+    assert result.returncode == 1, result.stderr
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "failure"
+    assert "the ledger says PASS, but its gates say BLOCKED" in (check_run.output_text or "") + (
+        check_run.output_summary or ""
+    )
+
+
+def test_the_ledger_input_posts_a_failure_for_a_forged_pass(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server, FAILING)
+    made = action(repo, event(tmp_path, base, head), head, github_token="")
+    forge_pass(made, repo.path)
+    run = action(repo, event(tmp_path, base, head), head, ledger="forged.json", reports="")
+    assert run.code == 1
+    assert run.outputs["verdict"] == "BLOCKED"
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "failure"
+
+
 def test_a_429_on_an_annotation_patch_is_retried(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
@@ -542,12 +634,14 @@ def test_a_ledger_made_on_the_runner_is_published_by_the_container_step(
 def test_merge_joins_the_ledgers_of_a_matrix(tmp_path: Path) -> None:
     shards = []
     for index, (passed, failed) in enumerate([(3, 0), (2, 1)]):
+        verdict = GateVerdict.FAIL if failed else GateVerdict.PASS
         ledger = Ledger(
             verdict=Verdict.BLOCKED if failed else Verdict.PASS,
             head="a" * 40,
             base=None,
             stack="python",
             counts=Counts(passed=passed, failed=failed, skipped=0),
+            gates=(GateResult(id="evidence", title="Test evidence", verdict=verdict, summary=str(verdict)),),
         )
         path = tmp_path / f"ledger-{index}.json"
         write_ledger(ledger, path)

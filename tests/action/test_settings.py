@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from evidence_gate.errors import ConfigError, UsageError
-from evidence_gate.settings import CommentMode, FailOn, inputs_from_environment, resolve
+from evidence_gate.settings import BaseConfig, CommentMode, FailOn, inputs_from_environment, resolve
+
+from ..conftest import CliResult, Repo
 
 
 def config(repo: Path, text: str) -> None:
@@ -70,3 +75,105 @@ def test_the_token_is_never_in_the_repr(tmp_path: Path) -> None:
     settings = resolve(tmp_path, {}, {"INPUT_GITHUB-TOKEN": "ghs_secret123"}, None)
     assert settings.github_token == "ghs_secret123"
     assert "ghs_secret123" not in repr(settings)
+
+
+def at_base(files: dict[str, str]) -> BaseConfig:
+    """A base commit holding `files` (path relative to the repository -> content)."""
+    return BaseConfig(
+        commit="b" * 40,
+        read=lambda relative: files[str(relative)].encode() if str(relative) in files else None,
+    )
+
+
+def test_in_a_pull_request_the_base_commits_config_applies_and_the_change_is_noted(tmp_path: Path) -> None:
+    config(tmp_path, "fail-on: never\n")
+    settings = resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "fail-on: blocked\n"}))
+    assert settings.fail_on is FailOn.BLOCKED
+    assert settings.notes == ("the pull request changes .github/evidence-gate.yml: its settings apply once merged",)
+
+
+def test_a_config_the_pull_request_adds_applies_once_merged(tmp_path: Path) -> None:
+    config(tmp_path, "fail-on: never\nreports: [committed/pass.xml]\n")
+    settings = resolve(tmp_path, {}, {}, None, at_base({}))
+    assert (settings.fail_on, settings.reports) == (FailOn.STAGNATION, ())
+    assert settings.notes == ("the pull request adds .github/evidence-gate.yml: its settings apply once merged",)
+
+
+def test_a_config_the_pull_request_removes_still_applies(tmp_path: Path) -> None:
+    settings = resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "fail-on: blocked\n"}))
+    assert settings.fail_on is FailOn.BLOCKED
+    assert settings.notes == (
+        "the pull request removes .github/evidence-gate.yml: the base commit's settings apply until it is merged",
+    )
+
+
+def test_an_unchanged_config_is_not_noted(tmp_path: Path) -> None:
+    config(tmp_path, "story: SHOP-1\n")
+    settings = resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "story: SHOP-1\n"}))
+    assert (settings.story, settings.notes) == ("SHOP-1", ())
+
+
+def test_the_workflows_inputs_still_win_over_the_base_commits_config(tmp_path: Path) -> None:
+    base = at_base({".github/evidence-gate.yml": "fail-on: blocked\n"})
+    assert resolve(tmp_path, {}, {"INPUT_FAIL-ON": "never"}, None, base).fail_on is FailOn.NEVER
+
+
+def test_a_named_config_is_read_at_the_base_commit_too(tmp_path: Path) -> None:
+    (tmp_path / "gate.yml").write_text("fail-on: never\n")
+    settings = resolve(tmp_path, {}, {}, Path("gate.yml"), at_base({"gate.yml": "fail-on: blocked\n"}))
+    assert settings.fail_on is FailOn.BLOCKED
+
+
+def test_a_named_config_in_neither_the_base_nor_the_work_tree_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="no such config file"):
+        resolve(tmp_path, {}, {}, Path("gate.yml"), at_base({}))
+
+
+def test_an_invalid_config_at_the_base_commit_names_the_commit(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"\.github/evidence-gate\.yml at the base commit bbbbbbbbbbbb: unknown key"):
+        resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "failon: never\n"}))
+
+
+def run_json(cli: Callable[..., CliResult], repo: Repo) -> dict[str, Any]:
+    result = cli("run", "--repo", repo.path, "--format", "json")
+    assert result.err == ""
+    document: dict[str, Any] = json.loads(result.out)
+    return document
+
+
+def test_outside_a_pull_request_the_work_trees_config_applies(
+    repo: Repo, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    repo.commit("base")
+    config(repo.path, "check-name: On my laptop\n")
+    assert run_json(cli, repo)["check_name"] == "On my laptop"
+
+
+def test_the_run_verb_in_a_pull_requests_run_reads_the_config_at_its_base(
+    repo: Repo, tmp_path: Path, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = repo.commit("base", {".github/evidence-gate.yml": "check-name: Evidence Gate\n"})
+    head = repo.commit("rename the check", {".github/evidence-gate.yml": "check-name: Another\n"})
+    event = tmp_path / "event.json"
+    pull = {"number": 7, "body": "", "base": {"sha": base}, "head": {"sha": head}}
+    event.write_text(json.dumps({"pull_request": pull}))
+    monkeypatch.setenv("GITHUB_REPOSITORY", "octo-org/shop")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    document = run_json(cli, repo)
+    assert document["check_name"] == "Evidence Gate"
+    (evidence,) = [gate for gate in document["gates"] if gate["id"] == "evidence"]
+    assert "the pull request changes .github/evidence-gate.yml: its settings apply once merged" in evidence["details"]
+
+
+def test_a_config_with_more_report_globs_than_the_schema_allows_is_an_error(tmp_path: Path) -> None:
+    config(tmp_path, "reports:\n" + "  - build/*.xml\n" * 1001)
+    with pytest.raises(ConfigError, match=r"reports: .* is too long"):
+        resolve(tmp_path, {}, {}, None)
+
+
+def test_a_huge_config_in_the_pull_request_is_noted_as_a_change_not_read(tmp_path: Path) -> None:
+    config(tmp_path, "# padding\n" * 100_000)
+    settings = resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "fail-on: blocked\n"}))
+    assert settings.fail_on is FailOn.BLOCKED
+    assert settings.notes == ("the pull request changes .github/evidence-gate.yml: its settings apply once merged",)

@@ -6,16 +6,17 @@ the fields named here are read, and they are type-checked.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evidence_gate.documents import load_json, read_capped
 from evidence_gate.errors import UsageError
 from evidence_gate.pipeline import PullRequest
 
 FORK_RECIPE = "docs/fork-pull-requests.md"
+MAX_EVENT_BYTES = 25 * 1024 * 1024  # GitHub caps webhook payloads at 25 MB
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -28,6 +29,7 @@ class GitHubContext:
     head_repository: str | None  # owner/name of the PR's head (a fork's, for a fork PR)
     actor: str
     run_url: str | None
+    unproven_head: str | None  # why the head is not proven to be this repository; None when it is
 
     @property
     def is_fork(self) -> bool:
@@ -38,10 +40,13 @@ class GitHubContext:
         """A `pull_request` run from a fork, or one Dependabot triggered, gets a read-only token."""
         return self.event_name == "pull_request" and (self.is_fork or self.actor == "dependabot[bot]")
 
-    @property
-    def untrusted_head_with_secrets(self) -> bool:
-        """`pull_request_target` runs with a write token and secrets on a fork's code: never run it."""
-        return self.event_name == "pull_request_target" and self.is_fork
+    def refusal_to_run_head(self) -> str | None:
+        """Why the pull request's code must not run here, or None. `pull_request_target` runs with a
+        write token and secrets; its head's code may run only when the head is proven to be this
+        repository (whoever pushed it there could already write), never on a guess."""
+        if self.event_name != "pull_request_target" or self.unproven_head is None:
+            return None
+        return self.unproven_head
 
 
 def load_context(environ: Mapping[str, str]) -> GitHubContext | None:
@@ -62,17 +67,55 @@ def load_context(environ: Mapping[str, str]) -> GitHubContext | None:
         head_repository=_text(pull, "head", "repo", "full_name") if pull else None,
         actor=environ.get("GITHUB_ACTOR", ""),
         run_url=f"{server}/{repository}/actions/runs/{run_id}" if run_id else None,
+        unproven_head=unproven_head(repository, event)
+        if environ.get("GITHUB_EVENT_PATH")
+        else "there is no event payload",
     )
+
+
+def unproven_head(repository: str, event: dict[str, Any]) -> str | None:
+    """Why the event does not prove that the pull request's head is `repository`, or None when it
+    does: the head's, the base's and the event's repository must all carry one id and one name."""
+    pull = event.get("pull_request")
+    if not isinstance(pull, dict):
+        return "the event payload holds no pull request"
+    head = _object(pull, "head", "repo")
+    if head is None:
+        return "the pull request's head repository is unknown (a deleted fork)"
+    sides = {"head": head, "base": _object(pull, "base", "repo"), "event": _object(event, "repository")}
+    ids = {side: _integer(found, "id") for side, found in sides.items()}
+    names = {side: _text(found, "full_name") for side, found in sides.items()}
+    for side in ("base", "event"):
+        if ids[side] is None or names[side] is None:
+            return f"the event payload does not name the {side} repository's id and full name"
+    if ids["head"] is None or names["head"] is None:
+        return "the event payload does not name the head repository's id and full name"
+    if len(set(ids.values())) > 1 or len({str(name).casefold() for name in (*names.values(), repository)}) > 1:
+        return f"the pull request's head is {names['head']} (id {ids['head']}), not {repository} (id {ids['base']})"
+    return None
 
 
 def _event(path: str) -> dict[str, Any]:
     if not path:
         return {}
+    source = f"GITHUB_EVENT_PATH {path}"
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UsageError(f"GITHUB_EVENT_PATH {path}: cannot read the event payload ({error})") from error
+        data = read_capped(Path(path), MAX_EVENT_BYTES, UsageError, "the event payload")
+    except UsageError as error:
+        raise UsageError(f"GITHUB_EVENT_PATH {error}") from error
+    document = load_json(data, f"{source}: the event payload", UsageError)
     return document if isinstance(document, dict) else {}
+
+
+def _object(document: Any, *keys: str) -> dict[str, Any] | None:
+    for key in keys:
+        document = document.get(key) if isinstance(document, dict) else None
+    return document if isinstance(document, dict) else None
+
+
+def _integer(document: Any, key: str) -> int | None:
+    value = document.get(key) if isinstance(document, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _text(document: Any, *keys: str) -> str | None:

@@ -25,6 +25,7 @@ from evidence_gate.gates.criteria import (
     from_reports,
     tag_of,
 )
+from evidence_gate.git import open_repository
 from evidence_gate.runner import run_shell
 from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.read import read_junit, read_source
@@ -97,7 +98,7 @@ def _from_junit(
         summary = read_junit(report, lambda case: _keep(case, marker, cases))
         if summary.counts is None:
             unread.append(f"{report}: {summary.reason}")
-    return from_reports(story, criteria, cases, tagged_sources(story, criteria, repo)), unread
+    return from_reports(story, criteria, cases, tagged_sources(story, criteria, open_repository(repo))), unread
 
 
 def _keep(case: CaseResult, marker: str, cases: list[CaseResult]) -> None:

@@ -10,6 +10,7 @@ from typing import TextIO
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates.evidence import EvidenceFacts, evaluate_evidence
+from evidence_gate.git import open_repository
 from evidence_gate.markers import Claim, markers_for, scan_log
 from evidence_gate.summary.read import candidate_parsers, combine, read_source
 from evidence_gate.verbs.common import existing_file, print_json, table
@@ -40,6 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--attended", action="store_true", help="outside CI, let markers decide when no count can be read"
     )
     parser.add_argument(
+        "--repo",
+        default=".",
+        help="the checkout whose git says which reports are committed and when HEAD moved (default: .)",
+    )
+    parser.add_argument(
         "--since", metavar="TIME", help="the run's start (epoch seconds or ISO 8601); default: HEAD's last checkout"
     )
 
@@ -54,7 +60,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     markers = markers_for(adapters, claim, adapter, args.success_pattern, args.failure_pattern)
     candidates = candidate_parsers(None, adapter.parsers if adapter and not unknown else None)
     report_summaries = collect_summaries([], candidates, args.junit, args.xcresult_json)
-    started, _ = run_started(Path.cwd(), args.since)
+    git = open_repository(Path(args.repo))
+    started, _ = run_started(git, args.since)
     verdict = evaluate_evidence(
         EvidenceFacts(
             claim=claim,
@@ -62,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             scan=scan_log(log, markers),
             log_summary=read_source(log, candidates) if claim is Claim.TEST else None,
             report_summary=combine(report_summaries) if report_summaries else None,
-            stale=stale_reports([log, *reports], started),
+            stale=stale_reports([log, *reports], started, git),
             attended=args.attended,
             in_ci=os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true",
         )

@@ -2,7 +2,8 @@
 
 This is how the tool scales past one machine: GitHub Actions' matrix runs the shards and uploads
 each ledger as an artifact; one job downloads them, merges and publishes. Counts add up, test
-identities union, annotations concatenate, and the worst verdict wins.
+identities union, annotations concatenate, the worst gate of each id wins and decides the verdict.
+Every shard must name the same head commit and check name.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ NAME = "merge"
 HELP = "merge the ledgers of several jobs (a test matrix) into one"
 EPILOG = (
     "Exit codes: 0 the merged verdict is PASS; 1 BLOCKED or STAGNATION; 2 usage error (a ledger that does not "
-    "validate)."
+    "validate, or ledgers that name different head commits or check names)."
 )
 
 

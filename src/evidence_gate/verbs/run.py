@@ -11,6 +11,8 @@ import os
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.base_config import base_config
+from evidence_gate.github.context import load_context
 from evidence_gate.ledger import Verdict, ledger_json, to_document
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import render_comment, render_report
@@ -22,7 +24,8 @@ from evidence_gate.workspace import Workspace, write_user_file
 NAME = "run"
 HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger and the verdict"
 EPILOG = (
-    "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml. "
+    "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml "
+    "(in a pull request's run, as the base commit has it). "
     "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes: 0 PASS; 1 BLOCKED "
     "or STAGNATION (nothing failed, but nothing was proven either); 2 usage or configuration error."
 )
@@ -61,7 +64,10 @@ def flags(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    settings = resolve(Path(args.repo), flags(args), os.environ, args.config)
+    context = load_context(os.environ)
+    repo = Path(args.repo)
+    base = base_config(repo, context.pull_request if context else None, os.environ, args.base)
+    settings = resolve(repo, flags(args), os.environ, args.config, base)
     in_ci = os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true"
     workspace = Workspace.from_environment(Path(args.repo), os.environ)
     if settings.templates_dir is not None and not args.templates_dir:

@@ -1,0 +1,115 @@
+"""Reading a JSON or YAML document that someone else wrote, in bounded time and memory.
+
+A config file, an event payload and a ledger artifact can all come from a pull request. Each is read
+up to a size cap, nested no deeper than MAX_DEPTH, and YAML anchors and aliases are refused (a
+config has no need for them, and they are how a few hundred bytes expand to gigabytes). Every
+failure is one line, and no message quotes more than MAX_QUOTED characters of the document.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from evidence_gate.errors import EvidenceGateError
+from evidence_gate.workspace import open_regular
+
+MAX_DEPTH = 64
+MAX_QUOTED = 200
+
+
+def clipped(text: str, limit: int = MAX_QUOTED) -> str:
+    """`text` on one line, at most `limit` characters of it, with the count of the rest."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    return f"{line[:limit]}… ({len(line) - limit:,} more characters)"
+
+
+def schema_message(error: jsonschema.ValidationError) -> str:
+    """A schema error's message with the offending value quoted in part: jsonschema renders all of
+    it, however large, at the start of the message."""
+    rendered = repr(error.instance)
+    return clipped(error.message.replace(rendered, clipped(rendered, MAX_QUOTED // 2), 1))
+
+
+def read_capped(path: Path, limit: int, error: type[EvidenceGateError], what: str) -> bytes:
+    """The bytes of `path`, refused once it holds more than `limit`: the rest is never read. Only a
+    regular file is read (a FIFO would block); where it may lie is the caller's to check."""
+    try:
+        with open_regular(Path(os.path.realpath(path)), str(path)) as handle:
+            data = handle.read(limit + 1)
+    except OSError as problem:
+        raise error(f"{path}: cannot read {what} ({problem.strerror or problem})") from problem
+    if len(data) > limit:
+        raise error(f"{path}: {what} is larger than {limit:,} bytes; refusing to read it")
+    return data
+
+
+def load_json(data: bytes, source: str, error: type[EvidenceGateError]) -> Any:
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as problem:
+        raise error(f"{source}: not UTF-8 ({problem.reason} at byte {problem.start})") from problem
+    except json.JSONDecodeError as problem:
+        raise error(f"{source}: not JSON ({clipped(str(problem))})") from problem
+    except RecursionError as problem:
+        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels") from problem
+    if _depth(document) > MAX_DEPTH:
+        raise error(f"{source}: nested deeper than {MAX_DEPTH} levels")
+    return document
+
+
+def load_yaml(data: bytes, source: str, error: type[EvidenceGateError]) -> Any:
+    try:
+        loader = _BoundedLoader(data.decode("utf-8"), source)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except UnicodeDecodeError as problem:
+        raise error(f"{source}: not UTF-8 ({problem.reason} at byte {problem.start})") from problem
+    except yaml.YAMLError as problem:
+        raise error(f"{source}: not valid YAML ({clipped(str(problem))})") from problem
+
+
+def _depth(document: Any) -> int:
+    """How deeply `document` nests, walked without recursion."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict | list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            pending.extend((child, depth + 1) for child in (value.values() if isinstance(value, dict) else value))
+    return deepest
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, with anchors, aliases and nesting past MAX_DEPTH refused as it composes."""
+
+    def __init__(self, stream: str, source: str) -> None:
+        super().__init__(stream)
+        self.name = source  # marks in messages name the file, not "<unicode string>"
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]  # PyYAML's stubs leave it untyped
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (& and *) are not allowed here", event.start_mark
+            )
+        if self._depth >= MAX_DEPTH:
+            raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)  # type: ignore[arg-type]  # the stubs' index type is too narrow
+        finally:
+            self._depth -= 1
