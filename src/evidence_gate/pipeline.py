@@ -17,7 +17,7 @@ from evidence_gate.digest import Digest
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates.criteria import CriterionStatus, check_story, from_reports
-from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, evaluate_evidence
+from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, LogEvidence, evaluate_evidence
 from evidence_gate.git import Git
 from evidence_gate.ledger import (
     OUTPUT_HEAD_LINES,
@@ -32,7 +32,7 @@ from evidence_gate.ledger import (
     overall_verdict,
     test_id,
 )
-from evidence_gate.markers import Claim, MarkerScan, markers_for, scan_log
+from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
 from evidence_gate.model import FileKind, StackMatch
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
@@ -40,7 +40,7 @@ from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
 from evidence_gate.summary.parsers.junit import PARSER as JUNIT
 from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.parsers.xcresult import PARSER as XCRESULT
-from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, combine, read_junit, read_source
+from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, read_junit, read_source
 
 MAX_TEST_IDENTITIES = 200_000
 MAX_FAILED_TESTS = 1_000
@@ -206,10 +206,8 @@ def _evidence_gate(
         )
     table = inputs.table
     unknown = adapter.id == table.unknown.id
-    markers = markers_for(table, Claim.TEST, adapter)
     candidates = candidate_parsers(None, None if unknown else adapter.parsers)
-    log_summaries = [read_source(log, candidates) for log in reports.logs]
-    parsed = [summary for summary in log_summaries if summary.counts is not None]
+    logs = [_log_evidence(table, adapter, log, candidates) for log in reports.logs]
     report_summaries = [read_junit(path, cases) for path in reports.junit]
     report_summaries += [read_source(path, ["xcresult"]) for path in reports.xcresult]
     started, started_from = run_started(inputs.settings.repo, None)
@@ -217,16 +215,17 @@ def _evidence_gate(
         EvidenceFacts(
             claim=Claim.TEST,
             unknown_stack=unknown,
-            scan=_merged_scan([scan_log(log, markers) for log in reports.logs]),
-            log_summary=combine(parsed or log_summaries) if log_summaries else None,
-            report_summary=combine(report_summaries) if report_summaries else None,
+            logs=tuple(logs),
+            reports=tuple(report_summaries),
             stale=stale_reports(reports.all, started),
             attended=False,
             in_ci=inputs.in_ci,
         )
     )
-    details += [f"{summary.source}: unparsed ({summary.reason})" for summary in log_summaries if summary.counts is None]
-    details += [note for summary in (*log_summaries, *report_summaries) for note in summary.notes]
+    details += [
+        f"{log.source}: unparsed ({log.summary.reason})" for log in logs if log.summary and log.summary.counts is None
+    ]
+    details += verdict.details
     if verdict.counts_source:
         details.append(f"counts from {verdict.counts_source}")
     details.append(f"evidence is fresh if written after {started_from}")
@@ -245,7 +244,8 @@ def _evidence_gate(
             summary=verdict.reason,
             details=tuple(details),
             evidence=tuple(
-                Evidence(command=f"read {path}", exit_code=None, output=excerpt(path)) for path in reports.logs
+                Evidence(command=f"read {path}", exit_code=log.scan.exit_code, output=excerpt(path))
+                for path, log in zip(reports.logs, logs, strict=True)
             ),
             annotations=tuple(
                 Annotation(
@@ -264,14 +264,12 @@ def _evidence_gate(
     )
 
 
-def _merged_scan(scans: Sequence[MarkerScan]) -> MarkerScan:
-    exit_codes = [scan.exit_code for scan in scans if scan.exit_code is not None]
-    nonzero = [code for code in exit_codes if code != 0]
-    return MarkerScan(
-        hits=tuple(hit for scan in scans for hit in scan.hits),
-        exit_code=nonzero[0] if nonzero else (exit_codes[-1] if exit_codes else None),
-        lines=sum(scan.lines for scan in scans),
-    )
+def _log_evidence(table: AdapterTable, adapter: Adapter, log: Path, candidates: Sequence[str]) -> LogEvidence:
+    """A log read and scanned: on the unknown stack, with the markers of the stacks whose parser read it."""
+    summary = read_source(log, candidates)
+    unknown = adapter.id == table.unknown.id
+    stacks = adapters_reading(table, summary.parser) if unknown else (adapter,)
+    return LogEvidence(source=str(log), scan=scan_log(log, markers_for(table, Claim.TEST, stacks)), summary=summary)
 
 
 def excerpt(path: Path) -> str:
