@@ -4,8 +4,11 @@ in the workspace by the test step, every source weighed and none left out."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+from evidence_gate.digest import Digest, decode, encode
 from evidence_gate.ledger import GateResult, GateVerdict, Ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.settings import Settings
@@ -74,3 +77,67 @@ def test_on_the_unknown_stack_a_log_is_judged_by_the_markers_of_its_parsers_stac
     assert ledger.stack == "unknown"
     gate = evidence_gate(ledger)
     assert (gate.verdict, gate.summary) == (GateVerdict.PASS, "6 tests executed, all passed (0 skipped)")
+
+
+MANY = """\
+import pytest
+
+@pytest.mark.parametrize("n", range(48))
+def test_price(n):
+    assert n >= 0
+
+def test_total():
+    assert True
+
+def test_discount():
+    assert True
+"""
+
+
+def pytest_run(repo: Repo) -> None:
+    """The workflow's test step: a real pytest run writing its console log and JUnit report."""
+    build = repo.path / "build"
+    build.mkdir(exist_ok=True)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={build / 'junit.xml'}"]
+    result = subprocess.run(command, cwd=repo.path, capture_output=True, check=False)
+    (build / "pytest.log").write_bytes(result.stdout + result.stderr)
+
+
+def base_and_head(repo: Repo, head_files: dict[str, str]) -> tuple[str, str, Digest]:
+    """The base commit run for real and its ledger kept as the digest its check run carries; then the
+    head commit checked out and run for real."""
+    base = repo.commit("base", {**PYTHON, "tests/test_shop.py": MANY})
+    pytest_run(repo)
+    base_ledger = run_pipeline(RunInputs(settings=Settings(repo=repo.path, reports=REPORTS), in_ci=True))
+    assert base_ledger.counts is not None and base_ledger.counts.executed == 50
+    encoded = encode(base_ledger)
+    digest = decode(encoded or "")
+    assert digest is not None
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("head", head_files)
+    shutil.rmtree(repo.path / "build")
+    pytest_run(repo)
+    return base, head, digest
+
+
+REPORTS = ("build/*.log", "build/*.xml")
+
+
+def test_a_head_that_stops_running_the_bases_tests_fails_and_names_them(repo: Repo) -> None:
+    base, head, digest = base_and_head(repo, {"pytest.ini": "[pytest]\naddopts = -k 'total or discount'\n"})
+    settings = Settings(repo=repo.path, reports=REPORTS, base=base, head=head)
+    ledger = run_pipeline(RunInputs(settings=settings, baseline=digest, in_ci=True))
+    gate = evidence_gate(ledger)
+    assert gate.verdict is GateVerdict.FAIL
+    assert gate.summary.startswith("48 tests the base ran are missing, and the change does not delete them: ")
+    assert "tests.test_shop::test_price[0], tests.test_shop::test_price[10]" in gate.summary
+    assert "missing: tests.test_shop::test_price[9]" in gate.details
+
+
+def test_tests_the_change_deletes_may_go(repo: Repo) -> None:
+    fewer = MANY.replace('@pytest.mark.parametrize("n", range(48))\ndef test_price(n):\n    assert n >= 0\n\n', "")
+    base, head, digest = base_and_head(repo, {"tests/test_shop.py": fewer})
+    settings = Settings(repo=repo.path, reports=REPORTS, base=base, head=head)
+    gate = evidence_gate(run_pipeline(RunInputs(settings=settings, baseline=digest, in_ci=True)))
+    assert (gate.verdict, gate.summary) == (GateVerdict.PASS, "2 tests executed, all passed (0 skipped)")
+    assert "48 tests the base ran are gone with the lines the change deletes" in gate.details

@@ -18,8 +18,11 @@ from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates.criteria import CriterionStatus, check_story, from_reports
 from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, LogEvidence, evaluate_evidence
+from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.git import Git
 from evidence_gate.ledger import (
+    MAX_NAMED_TESTS,
+    MAX_TEST_NAME,
     OUTPUT_HEAD_LINES,
     OUTPUT_TAIL_LINES,
     Annotation,
@@ -33,7 +36,7 @@ from evidence_gate.ledger import (
     test_id,
 )
 from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
-from evidence_gate.model import FileKind, StackMatch
+from evidence_gate.model import Change, FileKind
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
@@ -86,6 +89,7 @@ class _Cases:
 
     story_marker: str | None
     identities: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     failed: list[FailedTest] = field(default_factory=list)
     failed_total: int = 0
     tagged: list[CaseResult] = field(default_factory=list)
@@ -96,6 +100,8 @@ class _Cases:
             identity = test_id(case.classname, case.name)
             if self.identities.get(identity) != "failed":
                 self.identities[identity] = case.outcome
+            if len(self.names) < MAX_NAMED_TESTS:
+                self.names[identity] = case.display_name[:MAX_TEST_NAME]
         else:
             self.truncated = True
         if case.outcome == "failed":
@@ -118,12 +124,16 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
     base_rev = settings.base or (pull_request.base_sha if pull_request else None)
     head = git.resolve_commit(head_rev, "head") if git else None
     base = git.resolve_commit(base_rev, "base") if git and base_rev else None
-    change_lines = _change_lines(git, table, detection.matches, base, head) if git and base and head else ()
+    change = (
+        collect_changes(git, base, head, PathClassifier(table=table, matches=detection.matches))
+        if git and base and head
+        else None
+    )
 
     story = check_story(settings.story) if settings.story else None
     cases = _Cases(story_marker=f"[{story}#" if story else None)
     reports = _find_reports(top, settings.reports)
-    evidence_gate, verdict = _evidence_gate(inputs, adapter, reports, cases, change_lines)
+    evidence_gate, verdict = _evidence_gate(inputs, adapter, reports, cases, change)
     gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, top)]
     ledger = Ledger(
         verdict=overall_verdict(gates),
@@ -132,6 +142,7 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
         stack=adapter.id,
         counts=verdict.counts if verdict else None,
         tests=cases.identities,
+        test_names=cases.names,
         failed_tests=tuple(cases.failed),
         gates=tuple(gates),
         check_name=settings.check_name,
@@ -153,10 +164,9 @@ def _git(repo: Path) -> Git | None:
         return None
 
 
-def _change_lines(
-    git: Git, table: AdapterTable, matches: Sequence[StackMatch], base: str, head: str
-) -> tuple[str, ...]:
-    change = collect_changes(git, base, head, PathClassifier(table=table, matches=matches))
+def _change_lines(change: Change | None) -> tuple[str, ...]:
+    if change is None:
+        return ()
     by_kind: dict[FileKind, int] = {}
     for changed in change.files:
         by_kind[changed.kind] = by_kind.get(changed.kind, 0) + 1
@@ -189,10 +199,13 @@ def _find_reports(top: Path, patterns: Sequence[str]) -> _Reports:
 
 
 def _evidence_gate(
-    inputs: RunInputs, adapter: Adapter, reports: _Reports, cases: _Cases, change_lines: Sequence[str]
+    inputs: RunInputs, adapter: Adapter, reports: _Reports, cases: _Cases, change: Change | None
 ) -> tuple[GateResult, EvidenceVerdict | None]:
     title = "Test evidence"
-    details = [*change_lines, *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched)]
+    details = [
+        *_change_lines(change),
+        *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched),
+    ]
     if not reports.all:
         return (
             GateResult(
@@ -236,12 +249,20 @@ def _evidence_gate(
     gate_verdict = (
         GateVerdict.NOT_APPLICABLE if verdict.not_applicable else GateVerdict.PASS if verdict.ok else GateVerdict.FAIL
     )
+    summary = verdict.reason
+    if inputs.baseline is not None:
+        kept = evaluate_kept_tests(_kept_tests_facts(inputs.baseline, verdict, cases, change))
+        details += kept.details
+        if not kept.ok and gate_verdict is not GateVerdict.FAIL:
+            gate_verdict, summary = GateVerdict.FAIL, kept.reason
+        else:
+            details.append(f"against the base: {kept.reason}")
     return (
         GateResult(
             id="evidence",
             title=title,
             verdict=gate_verdict,
-            summary=verdict.reason,
+            summary=summary,
             details=tuple(details),
             evidence=tuple(
                 Evidence(command=f"read {path}", exit_code=log.scan.exit_code, output=excerpt(path))
@@ -261,6 +282,26 @@ def _evidence_gate(
             ),
         ),
         verdict,
+    )
+
+
+def _kept_tests_facts(
+    baseline: Digest, verdict: EvidenceVerdict, cases: _Cases, change: Change | None
+) -> KeptTestsFacts:
+    """The base run against this one, with the lines the change removed from test files (a deleted
+    test file's included)."""
+    removed = (
+        []
+        if change is None
+        else [line.text for changed in change.of_kind(FileKind.TEST) for line in changed.removed_lines]
+    )
+    return KeptTestsFacts(
+        base_counts=baseline.counts,
+        base_tests=baseline.tests,
+        base_names=baseline.names,
+        counts=verdict.counts,
+        tests=cases.identities,
+        removed_test_lines=tuple(removed),
     )
 
 
