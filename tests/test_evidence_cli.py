@@ -210,3 +210,15 @@ def test_real_failing_runs_still_fail_without_a_stack(
 ) -> None:
     code, verdict = evidence(cli, "--claim", "test", fresh(fixture))
     assert (code, verdict["ok"]) == (1, False)
+
+
+def test_a_tape_comment_that_looks_like_a_go_build_header_does_not_fail_a_green_run(
+    tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    log = tmp_path / "tape.log"
+    log.write_text(
+        "TAP version 13\n# parse()\nok 1 parses an empty document\nok 2 should be equal\n"
+        "\n1..2\n# tests 2\n# pass  2\n\n# ok\n"
+    )
+    code, verdict = evidence(cli, "--claim", "test", log)
+    assert (code, verdict["reason"]) == (0, "2 tests executed, all passed (0 skipped)")
