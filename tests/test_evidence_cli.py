@@ -141,3 +141,84 @@ def test_the_unknown_stack_passes_present_evidence_as_not_applicable(
 def test_a_missing_log_is_a_usage_error(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
     result = cli("evidence", "--claim", "test", tmp_path / "nope.log")
     assert (result.code, result.err) == (2, f"evidence-gate: error: {tmp_path / 'nope.log'}: no such file\n")
+
+
+def test_a_junit_report_listing_failures_is_not_outvoted_by_a_passing_log(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    log, report = fresh("pytest/success.log"), fresh("pytest/failure.junit.xml")
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "python", log, "--junit", report)
+    assert (code, verdict["reason"]) == (1, "2 of 5 tests failed")
+    assert any(detail.startswith("the log and the reports disagree: ") for detail in verdict["details"])
+
+
+def test_a_utf16_report_beside_a_passing_log_fails_with_its_reason(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    report = fresh("pytest/failure.junit.xml")
+    report.write_bytes(report.read_text(encoding="utf-8").encode("utf-16"))
+    code, verdict = evidence(
+        cli, "--claim", "test", "--stack", "python", fresh("pytest/success.log"), "--junit", report
+    )
+    assert code == 1
+    assert str(verdict["reason"]).startswith(f"cannot read {report}: the input is UTF-16")
+
+
+def test_exit_code_1_echoed_after_a_passing_summary_fails_the_claim(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    log = fresh("pytest/success.log")
+    lines = log.read_text(encoding="utf-8").count("\n")
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write("EXIT_CODE=1\n")
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "python", log)
+    assert (code, verdict["reason"]) == (1, "the command exited 1")
+    assert f"{log}: exit code 1 read from the log (line {lines + 1}: EXIT_CODE=1)" in verdict["details"]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "stack"),
+    [
+        ("go-test/noisy-green.v.log", None),
+        ("go-test/noisy-green.v.log", "go"),
+        ("go-test/noisy-green.json.log", None),
+        ("go-test/noisy-green.json.log", "go"),
+        ("cargo-test/noisy-green.nocapture.log", None),
+        ("cargo-test/noisy-green.nocapture.log", "rust"),
+    ],
+)
+def test_a_green_run_whose_tests_print_failure_text_holds_the_claim(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path], fixture: str, stack: str | None
+) -> None:
+    code, verdict = evidence(cli, "--claim", "test", *(["--stack", stack] if stack else []), fresh(fixture))
+    assert (code, verdict["ok"]) == (0, True), verdict["reason"]
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "go-test/failure.v.log",
+        "go-test/failure.json.log",
+        "go-test/load-error.log",
+        "go-test/load-error.json.log",
+        "cargo-test/failure.log",
+        "cargo-test/load-error.log",
+    ],
+)
+def test_real_failing_runs_still_fail_without_a_stack(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path], fixture: str
+) -> None:
+    code, verdict = evidence(cli, "--claim", "test", fresh(fixture))
+    assert (code, verdict["ok"]) == (1, False)
+
+
+def test_a_tape_comment_that_looks_like_a_go_build_header_does_not_fail_a_green_run(
+    tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    log = tmp_path / "tape.log"
+    log.write_text(
+        "TAP version 13\n# parse()\nok 1 parses an empty document\nok 2 should be equal\n"
+        "\n1..2\n# tests 2\n# pass  2\n\n# ok\n"
+    )
+    code, verdict = evidence(cli, "--claim", "test", log)
+    assert (code, verdict["reason"]) == (0, "2 tests executed, all passed (0 skipped)")

@@ -145,3 +145,12 @@ def test_hostile_or_broken_input_is_unparsed_with_exit_4(
     assert (result.code, document["status"]) == (4, "unparsed")
     assert document["reason"]
     assert "root:" not in result.out  # nothing of /etc/passwd came through an entity
+
+
+def test_a_log_and_the_junit_report_of_the_same_run_are_counted_once(cli: Callable[..., CliResult]) -> None:
+    result = cli("summary", LOGS / "pytest" / "success.log", "--junit", LOGS / "pytest" / "success.junit.xml", "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["executed"], document["parser"]) == (0, 7, "junit")
+    assert (
+        "the log and the reports describe one run: 7 executed, 0 failed, 0 skipped, counted once" in document["notes"]
+    )

@@ -290,10 +290,35 @@ fn api_div() {
 }
 EOF
 
+# ---------------------------------------------------------------- noisy-green
+# Every test passes; one renders compiler-style diagnostics and prints them to stdout, so with
+# --nocapture `error[E0308]: mismatched types` stands at the start of a line of a green run.
+d=$(new_crate noisy-green)
+cp "$work/success/src/lib.rs" "$d/src/lib.rs"
+mkdir -p "$d/tests"
+cat >"$d/tests/diagnostics.rs" <<'EOF'
+fn diagnostic(level: &str, message: &str, at: &str) -> String {
+    format!("{level}: {message}\n --> {at}\n")
+}
+
+#[test]
+fn renders_a_type_error() {
+    let warning = diagnostic("warning", "unused variable: `x`", "src/main.rs:1:9");
+    let error = diagnostic("error[E0308]", "mismatched types", "src/main.rs:2:18");
+    print!("{warning}{error}");
+    assert!(error.starts_with("error[E0308]: mismatched types"));
+}
+
+#[test]
+fn adds() {
+    assert_eq!(fx::add(2, 3), 5);
+}
+EOF
+
 # ---------------------------------------------------------------- run
 json_args=(-- -Z unstable-options --format json)
 junit_args=(-- -Z unstable-options --format junit)
-for c in success failure zero-tests all-skipped mixed load-error; do
+for c in success failure zero-tests all-skipped mixed load-error noisy-green; do
   cd "$work/$c"
   cargo clean -q
   capture "$out/$c.log" cargo test
@@ -301,6 +326,7 @@ for c in success failure zero-tests all-skipped mixed load-error; do
   capture_tty "$out/$c.tty.log" "cargo test"
   case $c in
     failure|mixed) capture "$out/$c.no-fail-fast.log" cargo test --no-fail-fast ;;
+    noisy-green) capture "$out/$c.nocapture.log" cargo test -- --nocapture ;;
   esac
   capture "$out/$c.json.log" env RUSTC_BOOTSTRAP=1 cargo test "${json_args[@]}"
   # the junit report is stdout only; no file is kept where libtest wrote none

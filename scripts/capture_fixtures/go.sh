@@ -294,9 +294,48 @@ func TestSub(t *testing.T) {
 }
 EOF
 
+# ---------------------------------------------------------------- noisy-green
+# Every test passes, but the tests print what looks like failure markers on purpose: a parser's
+# test named TestInvalidSyntaxError that writes a build header and a compile error to stdout (as
+# golden-output tests of code generators and linters do).
+d=$(new_module noisy-green)
+write_lib "$d"
+write_text_passing "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import (
+	"fmt"
+	"testing"
+)
+
+// parse reports whether s is a complete "a+b" expression.
+func parse(s string) error {
+	if len(s) < 3 {
+		return fmt.Errorf("main.go:1:%d: syntax error: unexpected EOF", len(s)+1)
+	}
+	return nil
+}
+
+func TestInvalidSyntaxError(t *testing.T) {
+	err := parse("1+")
+	if err == nil {
+		t.Fatal("want a syntax error")
+	}
+	fmt.Println("# example.com/fx/calc")
+	fmt.Println(err)
+}
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		t.Errorf("Add(2, 3) = %d, want 5", got)
+	}
+}
+EOF
+
 # ---------------------------------------------------------------- run
 # -count=1 disables the test-result cache so every capture really runs the tests.
-for c in success failure zero-tests all-skipped mixed load-error; do
+for c in success failure zero-tests all-skipped mixed load-error noisy-green; do
   cd "$work/$c"
   capture "$out/$c.log" go test -count=1 ./...
   capture "$out/$c.v.log" go test -count=1 -v ./...

@@ -1,6 +1,8 @@
-"""The baseline digest: a compact copy of a run's counts and test identities, embedded (gzip,
-base64, in an HTML comment) in the check run the action leaves on each commit. A PR's run reads
-the base commit's check run back and shows deltas; no artifact store is needed.
+"""The baseline digest: a compact copy of a run's counts, test identities and as many test names as
+fit, embedded (gzip, base64, in an HTML comment) in the check run the action leaves on each commit.
+A PR's run reads the base commit's check run back, shows deltas and names the tests it lost; no
+artifact store is needed. Names are what gives way when the digest would not fit: the most that
+fit are kept (halving until they do), the identities always.
 
 The digest is read from a check run that anyone with write access could have edited, so it is
 decoded defensively: bounded size, validated shape, and any problem means "no baseline".
@@ -14,9 +16,9 @@ import gzip
 import json
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from evidence_gate.ledger import Ledger
+from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Ledger
 from evidence_gate.model import Counts
 
 MARKER = "evidence-gate:digest"
@@ -31,19 +33,27 @@ _NAMES = {short: name for name, short in _OUTCOMES.items()}
 class Digest:
     counts: Counts | None
     tests: dict[str, str]
+    names: dict[str, str] = field(default_factory=dict)  # test id -> name, for those that fit
 
 
 def encode(ledger: Ledger) -> str | None:
-    """The digest as an HTML comment, or None when it would not fit (the check run stays readable)."""
+    """The digest as an HTML comment, or None when even the identities would not fit (the check run
+    stays readable)."""
     counts = ledger.counts
-    document = {
-        "c": None if counts is None else [counts.passed, counts.failed, counts.skipped],
-        "t": "".join(f"{identity}{_OUTCOMES[outcome]}" for identity, outcome in sorted(ledger.tests.items())),
-    }
-    packed = base64.b64encode(gzip.compress(json.dumps(document, separators=(",", ":")).encode(), mtime=0))
-    if len(packed) > MAX_ENCODED:
-        return None
-    return f"<!-- {MARKER}:v1:{packed.decode()} -->"
+    names = sorted((identity, name[:MAX_TEST_NAME]) for identity, name in ledger.test_names.items())
+    keep = len(names)
+    while True:
+        document = {
+            "c": None if counts is None else [counts.passed, counts.failed, counts.skipped],
+            "t": "".join(f"{identity}{_OUTCOMES[outcome]}" for identity, outcome in sorted(ledger.tests.items())),
+            "n": dict(names[:keep]),
+        }
+        packed = base64.b64encode(gzip.compress(json.dumps(document, separators=(",", ":")).encode(), mtime=0))
+        if len(packed) <= MAX_ENCODED:
+            return f"<!-- {MARKER}:v1:{packed.decode()} -->"
+        if keep == 0:
+            return None
+        keep //= 2
 
 
 def decode(text: str) -> Digest | None:
@@ -54,7 +64,7 @@ def decode(text: str) -> Digest | None:
     try:
         raw = zlib.decompressobj(wbits=31).decompress(base64.b64decode(found.group(1), validate=True), MAX_DECODED)
         document = json.loads(raw)
-    except (binascii.Error, zlib.error, ValueError):
+    except (binascii.Error, zlib.error, ValueError, RecursionError):
         return None
     if not isinstance(document, dict):
         return None
@@ -67,8 +77,23 @@ def decode(text: str) -> Digest | None:
         if short not in _NAMES or not re.fullmatch(r"[0-9a-f]{12}", identity):
             return None
         parsed[identity] = _NAMES[short]
+    names = _names(document.get("n", {}))
+    if names is None:
+        return None
     if counts is None:
-        return Digest(counts=None, tests=parsed)
+        return Digest(counts=None, tests=parsed, names=names)
     if not (isinstance(counts, list) and len(counts) == 3 and all(isinstance(n, int) and n >= 0 for n in counts)):
         return None
-    return Digest(counts=Counts(passed=counts[0], failed=counts[1], skipped=counts[2]), tests=parsed)
+    return Digest(counts=Counts(passed=counts[0], failed=counts[1], skipped=counts[2]), tests=parsed, names=names)
+
+
+def _names(value: object) -> dict[str, str] | None:
+    """The digest's test names, or None when their shape is forged."""
+    if not isinstance(value, dict) or len(value) > MAX_NAMED_TESTS:
+        return None
+    names: dict[str, str] = {}
+    for identity, name in value.items():
+        if not (isinstance(name, str) and len(name) <= MAX_TEST_NAME and re.fullmatch(r"[0-9a-f]{12}", identity)):
+            return None
+        names[identity] = name
+    return names

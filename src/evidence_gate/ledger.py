@@ -28,6 +28,8 @@ from evidence_gate.workspace import write_user_file
 
 LEDGER_VERSION = 1
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
+MAX_NAMED_TESTS = 5_000  # names kept beside identities, so a test missing from a later run can be named
+MAX_TEST_NAME = 300
 OUTPUT_HEAD_LINES = 50
 OUTPUT_TAIL_LINES = 10
 
@@ -111,6 +113,7 @@ class Ledger:
     stack: str
     counts: Counts | None
     tests: dict[str, str] = field(default_factory=dict)  # test id hash -> outcome
+    test_names: dict[str, str] = field(default_factory=dict)  # test id hash -> name, for the first MAX_NAMED_TESTS
     failed_tests: tuple[FailedTest, ...] = ()
     gates: tuple[GateResult, ...] = ()
     check_name: str = "Evidence Gate"
@@ -232,7 +235,11 @@ def to_document(ledger: Ledger) -> dict[str, Any]:
                 "skipped": counts.skipped,
             }
         ),
-        "tests": {"id": "sha256(classname::name)[:12]", "outcomes": dict(sorted(ledger.tests.items()))},
+        "tests": {
+            "id": "sha256(classname::name)[:12]",
+            "outcomes": dict(sorted(ledger.tests.items())),
+            "names": dict(sorted(ledger.test_names.items())),
+        },
         "baseline": ledger.baseline,
         "deltas": None if ledger.deltas is None else asdict(ledger.deltas),
         "failed_tests": [
@@ -307,6 +314,7 @@ def from_document(document: Any, source: str) -> Ledger:
         if counts is None
         else Counts(passed=counts["passed"], failed=counts["failed"], skipped=counts["skipped"]),
         tests=dict(document["tests"]["outcomes"]),
+        test_names=dict(document["tests"].get("names", {})),
         baseline=document["baseline"],
         deltas=None if document["deltas"] is None else Deltas(**document["deltas"]),
         failed_tests=tuple(

@@ -1,14 +1,16 @@
 """Success and failure markers, and one streaming pass over a log to find them.
 
 A marker is evidence of what a tool said, not of how many tests ran: `BUILD SUCCESSFUL` and `ok`
-are printed for runs that executed nothing. Markers decide failure (a failure marker is decisive)
-and, for a build, success; for tests the counts decide (see gates/evidence.py).
+are printed for runs that executed nothing. Markers decide failure and, for a build, success; for
+tests the counts decide (see gates/evidence.py). A log is judged by the markers of the stacks whose
+parsers read it (a Go test named `TestInvalidSyntaxError` is not a Ruby `SyntaxError`), and by every
+stack's only when no parser recognised it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -57,40 +59,50 @@ class MarkerHit:
 
 @dataclass(frozen=True, kw_only=True)
 class MarkerScan:
-    """What a log held: the first hits of each kind, the last exit code a wrapper echoed, its size
-    in lines (zero for an empty log: no evidence at all)."""
+    """What a log held: the first hits of each kind, the exit code a wrapper echoed (the first
+    non-zero one, else the last) and its line, and the log's size in lines (zero for an empty log:
+    no evidence at all)."""
 
     hits: tuple[MarkerHit, ...]
     exit_code: int | None
     lines: int
+    exit_line: MarkerHit | None = None
 
     def of(self, kind: MarkerKind) -> tuple[MarkerHit, ...]:
         return tuple(hit for hit in self.hits if hit.kind is kind)
 
 
+def adapters_reading(table: AdapterTable, parser: str | None) -> tuple[Adapter, ...]:
+    """The stacks whose parser order lists `parser`: those whose markers judge a log it read."""
+    if parser is None:
+        return ()
+    return tuple(a for a in table.adapters.values() if parser in a.parsers and a.id != table.unknown.id)
+
+
 def markers_for(
     table: AdapterTable,
     claim: Claim,
-    adapter: Adapter | None,
+    chosen: Sequence[Adapter],
     success_pattern: str | None = None,
     failure_pattern: str | None = None,
 ) -> MarkerSet:
-    """The adapter's markers for the claim (the defaults, every adapter's, without one); a caller's
-    pattern replaces the list it names."""
-    adapters = [adapter] if adapter is not None and adapter.id != table.unknown.id else list(table.adapters.values())
+    """The chosen adapters' markers for the claim (every adapter's when none, or only `unknown`, is
+    chosen); a caller's pattern replaces the list it names."""
+    known = [adapter for adapter in chosen if adapter.id != table.unknown.id]
+    adapters = known or list(table.adapters.values())
     if claim is Claim.BUILD:
         success = _union(a.markers.build_success for a in adapters)
         failure = _union(a.markers.build_failure for a in adapters)
     else:
         success = _union(a.markers.test_success for a in adapters)
         failure = _union(a.markers.test_failure for a in adapters)
-    chosen = adapter or table.unknown
+    exit_from = known[0] if known else table.unknown
     return MarkerSet(
         success=(_caller_regex(success_pattern, "--success-pattern"),) if success_pattern else success,
         failure=(_caller_regex(failure_pattern, "--failure-pattern"),) if failure_pattern else failure,
         load_error=_union(a.markers.load_error for a in adapters) if claim is Claim.TEST else (),
         skipped=_union(a.markers.skipped for a in adapters) if claim is Claim.TEST else (),
-        exit_marker=chosen.markers.exit_marker,
+        exit_marker=exit_from.markers.exit_marker,
     )
 
 
@@ -114,6 +126,7 @@ def scan_log(path: Path, markers: MarkerSet) -> MarkerScan:
     hits: list[MarkerHit] = []
     counts = dict.fromkeys(MarkerKind, 0)
     exit_code: int | None = None
+    exit_line: MarkerHit | None = None
     number = 0
     groups = (
         (MarkerKind.FAILURE, markers.failure),
@@ -123,15 +136,19 @@ def scan_log(path: Path, markers: MarkerSet) -> MarkerScan:
     )
     for number, line in enumerate(read_lines(path), start=1):
         exit_match = markers.exit_marker.search(line)
-        if exit_match:
+        if exit_match and exit_code in (None, 0):
             exit_code = int(exit_match.group("code"))
+            exit_line = MarkerHit(
+                kind=MarkerKind.EXIT, pattern=markers.exit_marker.pattern, line_number=number, line=line[:500]
+            )
+        if exit_match:
             _record(hits, counts, MarkerKind.EXIT, markers.exit_marker.pattern, number, line)
         for kind, patterns in groups:
             for pattern in patterns:
                 if pattern.search(line):
                     _record(hits, counts, kind, pattern.pattern, number, line)
                     break
-    return MarkerScan(hits=tuple(hits), exit_code=exit_code, lines=number)
+    return MarkerScan(hits=tuple(hits), exit_code=exit_code, lines=number, exit_line=exit_line)
 
 
 def _record(

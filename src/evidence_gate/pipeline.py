@@ -19,9 +19,12 @@ from evidence_gate.digest import Digest
 from evidence_gate.errors import UsageError
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates.criteria import CriterionStatus, check_story, from_reports
-from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, evaluate_evidence
+from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, LogEvidence, evaluate_evidence
+from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.git import Git, open_repository
 from evidence_gate.ledger import (
+    MAX_NAMED_TESTS,
+    MAX_TEST_NAME,
     OUTPUT_HEAD_LINES,
     OUTPUT_TAIL_LINES,
     Annotation,
@@ -34,8 +37,8 @@ from evidence_gate.ledger import (
     overall_verdict,
     test_id,
 )
-from evidence_gate.markers import Claim, MarkerScan, markers_for, scan_log
-from evidence_gate.model import FileKind, StackMatch
+from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
+from evidence_gate.model import Change, FileKind
 from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
@@ -43,7 +46,7 @@ from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
 from evidence_gate.summary.parsers.junit import PARSER as JUNIT
 from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.parsers.xcresult import PARSER as XCRESULT
-from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, combine, read_junit, read_source
+from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, read_junit, read_source
 from evidence_gate.workspace import Refused, Workspace, display, open_regular
 
 MAX_TEST_IDENTITIES = 200_000
@@ -94,6 +97,7 @@ class _Cases:
 
     story_marker: str | None
     identities: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     failed: list[FailedTest] = field(default_factory=list)
     failed_total: int = 0
     tagged: list[CaseResult] = field(default_factory=list)
@@ -104,6 +108,8 @@ class _Cases:
             identity = test_id(case.classname, case.name)
             if self.identities.get(identity) != "failed":
                 self.identities[identity] = case.outcome
+            if len(self.names) < MAX_NAMED_TESTS:
+                self.names[identity] = case.display_name[:MAX_TEST_NAME]
         else:
             self.truncated = True
         if case.outcome == "failed":
@@ -126,12 +132,16 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
     base_rev = settings.base or (pull_request.base_sha if pull_request else None)
     head = git.resolve_commit(head_rev, "head") if git else None
     base = git.resolve_commit(base_rev, "base") if git and base_rev else None
-    change_lines = _change_lines(git, table, detection.matches, base, head) if git and base and head else ()
+    change = (
+        collect_changes(git, base, head, PathClassifier(table=table, matches=detection.matches))
+        if git and base and head
+        else None
+    )
 
     story = check_story(settings.story) if settings.story else None
     cases = _Cases(story_marker=f"[{story}#" if story else None)
     reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports)
-    evidence_gate, verdict = _evidence_gate(inputs, git, adapter, reports, cases, change_lines)
+    evidence_gate, verdict = _evidence_gate(inputs, git, adapter, reports, cases, change)
     evidence_gate = _with_refusals(evidence_gate, reports.refused)
     gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, git)]
     ledger = Ledger(
@@ -141,6 +151,7 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
         stack=adapter.id,
         counts=verdict.counts if verdict else None,
         tests=cases.identities,
+        test_names=cases.names,
         failed_tests=tuple(cases.failed),
         gates=tuple(gates),
         check_name=settings.check_name,
@@ -155,10 +166,9 @@ def _with_deltas(ledger: Ledger, baseline: Digest) -> Ledger:
     return replace(ledger, deltas=compare(baseline.counts, baseline.tests, ledger))
 
 
-def _change_lines(
-    git: Git, table: AdapterTable, matches: Sequence[StackMatch], base: str, head: str
-) -> tuple[str, ...]:
-    change = collect_changes(git, base, head, PathClassifier(table=table, matches=matches))
+def _change_lines(change: Change | None) -> tuple[str, ...]:
+    if change is None:
+        return ()
     by_kind: dict[FileKind, int] = {}
     for changed in change.files:
         by_kind[changed.kind] = by_kind.get(changed.kind, 0) + 1
@@ -200,12 +210,12 @@ def _find_reports(workspace: Workspace, top: Path, patterns: Sequence[str]) -> _
 
 
 def _evidence_gate(
-    inputs: RunInputs, git: Git | None, adapter: Adapter, reports: _Reports, cases: _Cases, change_lines: Sequence[str]
+    inputs: RunInputs, git: Git | None, adapter: Adapter, reports: _Reports, cases: _Cases, change: Change | None
 ) -> tuple[GateResult, EvidenceVerdict | None]:
     title = "Test evidence"
     details = [
         *inputs.settings.notes,
-        *change_lines,
+        *_change_lines(change),
         *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched),
     ]
     if not reports.all:
@@ -221,10 +231,8 @@ def _evidence_gate(
         )
     table = inputs.table
     unknown = adapter.id == table.unknown.id
-    markers = markers_for(table, Claim.TEST, adapter)
     candidates = candidate_parsers(None, None if unknown else adapter.parsers)
-    log_summaries = [read_source(log, candidates) for log in reports.logs]
-    parsed = [summary for summary in log_summaries if summary.counts is not None]
+    logs = [_log_evidence(table, adapter, log, candidates) for log in reports.logs]
     report_summaries = [read_junit(path, cases) for path in reports.junit]
     report_summaries += [read_source(path, ["xcresult"]) for path in reports.xcresult]
     started, started_from = run_started(git, None)
@@ -232,16 +240,17 @@ def _evidence_gate(
         EvidenceFacts(
             claim=Claim.TEST,
             unknown_stack=unknown,
-            scan=_merged_scan([scan_log(log, markers) for log in reports.logs]),
-            log_summary=combine(parsed or log_summaries) if log_summaries else None,
-            report_summary=combine(report_summaries) if report_summaries else None,
+            logs=tuple(logs),
+            reports=tuple(report_summaries),
             stale=stale_reports(reports.all, started, git),
             attended=False,
             in_ci=inputs.in_ci,
         )
     )
-    details += [f"{summary.source}: unparsed ({summary.reason})" for summary in log_summaries if summary.counts is None]
-    details += [note for summary in (*log_summaries, *report_summaries) for note in summary.notes]
+    details += [
+        f"{log.source}: unparsed ({log.summary.reason})" for log in logs if log.summary and log.summary.counts is None
+    ]
+    details += verdict.details
     if verdict.counts_source:
         details.append(f"counts from {verdict.counts_source}")
     details.append(f"evidence is fresh if written after {started_from}")
@@ -252,15 +261,24 @@ def _evidence_gate(
     gate_verdict = (
         GateVerdict.NOT_APPLICABLE if verdict.not_applicable else GateVerdict.PASS if verdict.ok else GateVerdict.FAIL
     )
+    summary = verdict.reason
+    if inputs.baseline is not None:
+        kept = evaluate_kept_tests(_kept_tests_facts(inputs.baseline, verdict, cases, change))
+        details += kept.details
+        if not kept.ok and gate_verdict is not GateVerdict.FAIL:
+            gate_verdict, summary = GateVerdict.FAIL, kept.reason
+        else:
+            details.append(f"against the base: {kept.reason}")
     return (
         GateResult(
             id="evidence",
             title=title,
             verdict=gate_verdict,
-            summary=verdict.reason,
+            summary=summary,
             details=tuple(details),
             evidence=tuple(
-                Evidence(command=f"read {path}", exit_code=None, output=excerpt(path)) for path in reports.logs
+                Evidence(command=f"read {path}", exit_code=log.scan.exit_code, output=excerpt(path))
+                for path, log in zip(reports.logs, logs, strict=True)
             ),
             annotations=tuple(
                 Annotation(
@@ -293,14 +311,32 @@ def _with_refusals(gate: GateResult, refused: Sequence[str]) -> GateResult:
     )
 
 
-def _merged_scan(scans: Sequence[MarkerScan]) -> MarkerScan:
-    exit_codes = [scan.exit_code for scan in scans if scan.exit_code is not None]
-    nonzero = [code for code in exit_codes if code != 0]
-    return MarkerScan(
-        hits=tuple(hit for scan in scans for hit in scan.hits),
-        exit_code=nonzero[0] if nonzero else (exit_codes[-1] if exit_codes else None),
-        lines=sum(scan.lines for scan in scans),
+def _kept_tests_facts(
+    baseline: Digest, verdict: EvidenceVerdict, cases: _Cases, change: Change | None
+) -> KeptTestsFacts:
+    """The base run against this one, with the lines the change removed from test files (a deleted
+    test file's included)."""
+    removed = (
+        []
+        if change is None
+        else [line.text for changed in change.of_kind(FileKind.TEST) for line in changed.removed_lines]
     )
+    return KeptTestsFacts(
+        base_counts=baseline.counts,
+        base_tests=baseline.tests,
+        base_names=baseline.names,
+        counts=verdict.counts,
+        tests=cases.identities,
+        removed_test_lines=tuple(removed),
+    )
+
+
+def _log_evidence(table: AdapterTable, adapter: Adapter, log: Path, candidates: Sequence[str]) -> LogEvidence:
+    """A log read and scanned: on the unknown stack, with the markers of the stacks whose parser read it."""
+    summary = read_source(log, candidates)
+    unknown = adapter.id == table.unknown.id
+    stacks = adapters_reading(table, summary.parser) if unknown else (adapter,)
+    return LogEvidence(source=str(log), scan=scan_log(log, markers_for(table, Claim.TEST, stacks)), summary=summary)
 
 
 def excerpt(path: Path) -> str:

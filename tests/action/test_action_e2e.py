@@ -317,6 +317,9 @@ def test_a_base_commit_with_a_digest_yields_deltas(
     deltas = run.ledger.deltas
     assert deltas is not None
     assert (deltas.executed, deltas.added, deltas.removed) == (1, 2, 1)
+    gate = run.ledger.gate("evidence")
+    assert gate is not None
+    assert gate.summary == "1 tests the base ran are missing, and the change does not delete them: 1 unnamed"
     assert run.ledger.baseline == f"base {base[:12]}"
     (comment,) = server.comments(PR)
     assert "+1 test" in comment.body

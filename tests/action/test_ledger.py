@@ -3,7 +3,9 @@ baseline digest survives a check run's summary and refuses tampering."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,27 @@ def test_failed_tests_survive_the_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "ledger.json"
     write_ledger(original, path)
     assert read_ledger(path).failed_tests == original.failed_tests
+
+
+def test_the_digest_carries_test_names_and_drops_them_first_when_it_would_not_fit() -> None:
+    named = {f"{n:012x}": f"tests.test_cart::test_price[{n}]" for n in range(50)}
+    ledger = Ledger(
+        verdict=Verdict.PASS,
+        head="h",
+        base=None,
+        stack="python",
+        counts=Counts(passed=50, failed=0, skipped=0),
+        tests=dict.fromkeys(named, "passed"),
+        test_names=named,
+    )
+    digest = decode(encode(ledger) or "")
+    assert digest is not None and digest.names == named
+    many = {
+        hashlib.sha256(str(n).encode()).hexdigest()[:12]: hashlib.sha512(str(n).encode()).hexdigest()
+        for n in range(3000)
+    }
+    big = replace(ledger, tests=dict.fromkeys(many, "passed"), test_names=many)
+    encoded = encode(big)
+    assert encoded is not None and len(encoded) < 49_000
+    kept = decode(encoded)
+    assert kept is not None and len(kept.tests) == 3000 and 0 < len(kept.names) < 3000

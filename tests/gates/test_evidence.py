@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from evidence_gate.gates.evidence import EvidenceFacts, evaluate_evidence
+from evidence_gate.gates.evidence import EvidenceFacts, LogEvidence, evaluate_evidence
 from evidence_gate.markers import Claim, MarkerHit, MarkerKind, MarkerScan
 from evidence_gate.model import Counts
 from evidence_gate.model import TestSummary as Summary
+from evidence_gate.summary.read import UNRECOGNISED
 
 
 def hit(kind: MarkerKind, line: str, number: int = 1) -> MarkerHit:
@@ -20,11 +21,14 @@ def counted(passed: int, failed: int = 0, skipped: int = 0, parser: str = "pytes
     return Summary(counts=Counts(passed=passed, failed=failed, skipped=skipped), parser=parser, source="log")
 
 
-def unread(reason: str = "no parser recognised this output") -> Summary:
-    return Summary(counts=None, parser=None, source="log", reason=reason)
+def unread(reason: str = UNRECOGNISED, parser: str | None = None, source: str = "log") -> Summary:
+    """A source without counts: no parser recognised it, or (`parser`) its runner printed no count."""
+    return Summary(counts=None, parser=parser, source=source, reason=reason)
 
 
 def facts(**changes: object) -> EvidenceFacts:
+    """One log's facts: `scan` and `log_summary` make its LogEvidence, `report_summary` its one report;
+    `logs` and `reports` give several."""
     values: dict[str, object] = {
         "claim": Claim.TEST,
         "unknown_stack": False,
@@ -36,6 +40,10 @@ def facts(**changes: object) -> EvidenceFacts:
         "in_ci": True,
     }
     values.update(changes)
+    log = LogEvidence(source="log", scan=values.pop("scan"), summary=values.pop("log_summary"))  # type: ignore[arg-type]  # the test's literal facts
+    report = values.pop("report_summary")
+    values.setdefault("logs", (log,))
+    values.setdefault("reports", () if report is None else (report,))
     return EvidenceFacts(**values)  # type: ignore[arg-type]  # the test's literal facts
 
 
@@ -50,8 +58,9 @@ def test_a_failure_marker_is_decisive_even_beside_passing_counts() -> None:
     assert (verdict.ok, verdict.reason) == (False, "failure marker at line 40: BUILD FAILED in 2s")
 
 
-def test_a_load_error_marker_fails_a_test_claim() -> None:
-    verdict = evaluate_evidence(facts(scan=scan(hit(MarkerKind.LOAD_ERROR, "E   ModuleNotFoundError: x", 7))))
+def test_a_load_error_marker_fails_a_test_claim_when_no_parser_read_counts() -> None:
+    marker = hit(MarkerKind.LOAD_ERROR, "E   ModuleNotFoundError: x", 7)
+    verdict = evaluate_evidence(facts(scan=scan(marker), log_summary=unread("no closing line", parser="pytest")))
     assert verdict.reason == "load-error marker at line 7: E   ModuleNotFoundError: x"
     assert not verdict.ok
 
@@ -68,11 +77,10 @@ def test_a_failed_test_fails_the_claim() -> None:
     assert (verdict.ok, verdict.reason) == (False, "1 of 6 tests failed")
 
 
-def test_reports_are_read_only_when_the_log_has_no_counts() -> None:
-    with_log = evaluate_evidence(facts(log_summary=counted(2), report_summary=counted(9, parser="junit")))
-    assert with_log.counts == Counts(passed=2, failed=0, skipped=0)
-    without = evaluate_evidence(facts(log_summary=unread(), report_summary=counted(9, parser="junit")))
-    assert (without.ok, without.counts, without.counts_source) == (
+def test_reports_supply_the_count_when_the_log_has_none() -> None:
+    gradle = unread("Gradle prints no counts", parser="gradle")
+    verdict = evaluate_evidence(facts(log_summary=gradle, report_summary=counted(9, parser="junit")))
+    assert (verdict.ok, verdict.counts, verdict.counts_source) == (
         True,
         Counts(passed=9, failed=0, skipped=0),
         "junit (log)",
@@ -87,7 +95,9 @@ def test_a_skipped_task_marker_counts_as_zero_tests_when_nothing_was_counted() -
 
 def test_markers_alone_never_pass_a_test_claim_unattended() -> None:
     success = hit(MarkerKind.SUCCESS, "BUILD SUCCESSFUL in 6s")
-    verdict = evaluate_evidence(facts(scan=scan(success), log_summary=unread("Gradle prints no counts"), in_ci=False))
+    verdict = evaluate_evidence(
+        facts(scan=scan(success), log_summary=unread("Gradle prints no counts", parser="gradle"), in_ci=False)
+    )
     assert not verdict.ok
     assert verdict.reason == (
         "no test count could be read (Gradle prints no counts); markers alone do not say how many tests ran"
@@ -96,7 +106,9 @@ def test_markers_alone_never_pass_a_test_claim_unattended() -> None:
 
 def test_attended_outside_ci_the_markers_decide_and_the_verdict_says_so() -> None:
     success = hit(MarkerKind.SUCCESS, "BUILD SUCCESSFUL in 6s", 3)
-    verdict = evaluate_evidence(facts(scan=scan(success), log_summary=unread("x"), attended=True, in_ci=False))
+    verdict = evaluate_evidence(
+        facts(scan=scan(success), log_summary=unread("x", parser="gradle"), attended=True, in_ci=False)
+    )
     assert verdict.ok
     assert verdict.reason == (
         "attended run: decided by the success marker (line 3: BUILD SUCCESSFUL in 6s), not by a count (x)"
@@ -105,7 +117,9 @@ def test_attended_outside_ci_the_markers_decide_and_the_verdict_says_so() -> Non
 
 def test_attended_is_ignored_in_ci() -> None:
     success = hit(MarkerKind.SUCCESS, "BUILD SUCCESSFUL in 6s")
-    verdict = evaluate_evidence(facts(scan=scan(success), log_summary=unread("x"), attended=True, in_ci=True))
+    verdict = evaluate_evidence(
+        facts(scan=scan(success), log_summary=unread("x", parser="gradle"), attended=True, in_ci=True)
+    )
     assert not verdict.ok
     assert verdict.reason.endswith("(--attended is ignored in CI)")
 
@@ -149,5 +163,57 @@ def test_a_build_claim_needs_a_success_marker_or_a_zero_exit() -> None:
 
 def test_the_document_has_the_documented_keys() -> None:
     document = evaluate_evidence(facts()).document()
-    assert set(document) == {"ok", "notApplicable", "reason", "markers", "counts", "stale"}
+    assert set(document) == {"ok", "notApplicable", "reason", "markers", "counts", "stale", "details"}
     assert document["counts"] == {"executed": 3, "passed": 3, "failed": 0, "skipped": 0, "source": "pytest (log)"}
+
+
+def test_a_failing_report_is_not_outvoted_by_a_passing_log() -> None:
+    report = Summary(counts=Counts(passed=2, failed=3, skipped=0), parser="junit", source="junit.xml")
+    verdict = evaluate_evidence(facts(log_summary=counted(5), report_summary=report))
+    assert (verdict.ok, verdict.reason) == (False, "3 of 5 tests failed")
+    assert "the log and the reports disagree: log counts 5 executed, 0 failed, 0 skipped;" in verdict.details[0]
+
+
+def test_the_log_wins_when_it_counts_more_failures_than_the_report() -> None:
+    report = Summary(counts=Counts(passed=5, failed=0, skipped=0), parser="junit", source="junit.xml")
+    verdict = evaluate_evidence(facts(log_summary=counted(4, failed=1), report_summary=report))
+    assert (verdict.ok, verdict.reason) == (False, "1 of 5 tests failed")
+    assert "the log counts more failures: its counts stand" in verdict.details
+
+
+def test_an_unreadable_report_fails_the_claim_with_its_reason() -> None:
+    report = unread("the input is UTF-16", parser="junit", source="evidence/junit.xml")
+    verdict = evaluate_evidence(facts(log_summary=counted(5), report_summary=report))
+    assert (verdict.ok, verdict.reason) == (False, "cannot read evidence/junit.xml: the input is UTF-16")
+
+
+def test_an_unreadable_log_beside_a_counted_one_fails_the_claim() -> None:
+    logs = (
+        LogEvidence(source="a.log", scan=scan(), summary=counted(5)),
+        LogEvidence(source="killed.log", scan=scan(), summary=unread(source="killed.log")),
+    )
+    verdict = evaluate_evidence(facts(logs=logs))
+    assert (verdict.ok, verdict.reason) == (False, f"cannot read killed.log: {UNRECOGNISED}")
+
+
+def test_content_that_is_not_text_fails_even_on_the_unknown_stack() -> None:
+    verdict = evaluate_evidence(facts(unknown_stack=True, log_summary=unread("binary content (NUL bytes)")))
+    assert (verdict.ok, verdict.not_applicable, verdict.reason) == (
+        False,
+        False,
+        "cannot read log: binary content (NUL bytes)",
+    )
+
+
+def test_a_non_zero_exit_code_in_the_log_fails_passing_counts_and_is_shown() -> None:
+    echoed = hit(MarkerKind.EXIT, "EXIT_CODE=1", 9)
+    verdict = evaluate_evidence(facts(scan=scan(echoed, exit_code=1)))
+    assert (verdict.ok, verdict.reason) == (False, "the command exited 1")
+    bare = evaluate_evidence(facts(scan=MarkerScan(hits=(echoed,), exit_code=1, lines=9, exit_line=echoed)))
+    assert bare.details == ("log: exit code 1 read from the log (line 9: EXIT_CODE=1)",)
+
+
+def test_a_load_error_marker_does_not_decide_where_the_parser_read_counts() -> None:
+    printed = hit(MarkerKind.LOAD_ERROR, "error[E0308]: mismatched types", 21)
+    verdict = evaluate_evidence(facts(scan=scan(printed), log_summary=counted(7, parser="cargo-test")))
+    assert (verdict.ok, verdict.reason) == (True, "7 tests executed, all passed (0 skipped)")

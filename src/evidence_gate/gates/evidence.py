@@ -1,12 +1,15 @@
-"""The evidence gate: is "the build passed" / "the tests passed" backed by what the log says?
+"""The evidence gate: is "the build passed" / "the tests passed" backed by what the logs say?
 
 | step | rule |
 |---|---|
-| failure | a failure marker (or, for tests, a load-error marker, or a non-zero exit marker) is decisive |
+| exit | a non-zero exit code echoed into a log (`EXIT_CODE=1`, the tool's exit marker) is decisive |
+| failure | a failure marker is decisive; where the log's parser read counts, only the runner's own |
+| | verdict lines (the stack's `failure` markers), not diagnostics its tests print (`load_error`) |
 | freshness | a report git tracks, or older than the run, is stale: the claim fails naming it |
-| counts | tests: the log's counts, else the reports'; none executed fails, any failed fails |
+| unread | a source that cannot be read fails the claim with its reason when it would be left out |
+| counts | the logs and reports weighed as one run (summary/weigh.py): any failure fails, none run fails |
 | skipped | a marker that the test task did not run counts as zero tests when nothing was counted |
-| unread | unattended (always in CI) the claim fails: markers do not say how many tests ran |
+| no count | unattended (always in CI) the claim fails: markers do not say how many tests ran |
 | unknown | the `unknown` stack: evidence without a failure marker is ok, `notApplicable` |
 """
 
@@ -16,6 +19,17 @@ from dataclasses import dataclass
 
 from evidence_gate.markers import Claim, MarkerHit, MarkerKind, MarkerScan
 from evidence_gate.model import Counts, TestSummary
+from evidence_gate.summary.read import UNRECOGNISED
+from evidence_gate.summary.weigh import is_report, weigh
+
+
+@dataclass(frozen=True, kw_only=True)
+class LogEvidence:
+    """One log: what its markers said and, for a test claim, what its parser read."""
+
+    source: str
+    scan: MarkerScan
+    summary: TestSummary | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -24,9 +38,8 @@ class EvidenceFacts:
 
     claim: Claim
     unknown_stack: bool
-    scan: MarkerScan
-    log_summary: TestSummary | None
-    report_summary: TestSummary | None
+    logs: tuple[LogEvidence, ...]
+    reports: tuple[TestSummary, ...]
     stale: tuple[str, ...]
     attended: bool
     in_ci: bool
@@ -41,6 +54,7 @@ class EvidenceVerdict:
     counts: Counts | None
     counts_source: str | None
     stale: tuple[str, ...]
+    details: tuple[str, ...] = ()
 
     def document(self) -> dict[str, object]:
         counts = self.counts
@@ -61,6 +75,7 @@ class EvidenceVerdict:
                 else {}
             ),
             "stale": list(self.stale),
+            "details": list(self.details),
         }
 
 
@@ -68,49 +83,103 @@ Decision = tuple[bool, str, bool]  # ok, reason, not applicable
 
 
 def evaluate_evidence(facts: EvidenceFacts) -> EvidenceVerdict:
-    counts, source = _counts(facts)
-    ok, reason, not_applicable = _decide(facts, counts)
+    total = _weighed(facts)
+    counts = total.counts if total else None
+    ok, reason, not_applicable = _decide(facts, total)
     return EvidenceVerdict(
         ok=ok,
         not_applicable=not_applicable,
         reason=reason,
-        markers=facts.scan.hits,
+        markers=tuple(hit for log in facts.logs for hit in log.scan.hits),
         counts=counts,
-        counts_source=source,
+        counts_source=f"{total.parser} ({total.source})" if total and counts else None,
         stale=facts.stale,
+        details=(*_exit_details(facts), *(total.notes if total else ())),
     )
 
 
-def _decide(facts: EvidenceFacts, counts: Counts | None) -> Decision:
-    scan = facts.scan
-    decisive = scan.of(MarkerKind.FAILURE) or scan.of(MarkerKind.LOAD_ERROR)
+def _weighed(facts: EvidenceFacts) -> TestSummary | None:
+    summaries = _summaries(facts)
+    return weigh(summaries) if summaries else None
+
+
+def _exit_details(facts: EvidenceFacts) -> list[str]:
+    return [
+        f"{log.source}: exit code {log.scan.exit_code} read from the log (line {hit.line_number}: {hit.line.strip()})"
+        for log in facts.logs
+        if (hit := log.scan.exit_line) is not None
+    ]
+
+
+def _decide(facts: EvidenceFacts, total: TestSummary | None) -> Decision:
+    decisive = _decisive(facts)
     if decisive:
-        first = decisive[0]
+        source, first = decisive
         what = "failure" if first.kind is MarkerKind.FAILURE else "load-error"
-        return False, f"{what} marker at line {first.line_number}: {first.line.strip()}", False
-    if scan.exit_code not in (None, 0):
-        return False, f"the command exited {scan.exit_code}", False
+        return False, f"{what} marker at line {first.line_number}{source}: {first.line.strip()}", False
+    exited = next((log for log in facts.logs if log.scan.exit_code not in (None, 0)), None)
+    if exited is not None:
+        return False, f"the command exited {exited.scan.exit_code}{_where(facts, exited)}", False
     if facts.stale:
         return False, "stale evidence: " + "; ".join(facts.stale), False
-    if scan.lines == 0 and facts.report_summary is None:
+    if all(log.scan.lines == 0 for log in facts.logs) and not facts.reports:
         return False, "no evidence: the log is empty", False
     if facts.claim is Claim.BUILD:
         return _build(facts)
-    return _tests(facts, counts)
+    if total is not None and total.counts is None and _unreadable(facts):
+        return False, _cannot_read(facts), False
+    return _tests(facts, total.counts if total else None)
 
 
-def _counts(facts: EvidenceFacts) -> tuple[Counts | None, str | None]:
-    for summary in (facts.log_summary, facts.report_summary):
-        if summary is not None and summary.counts is not None:
-            return summary.counts, f"{summary.parser} ({summary.source})"
-    return None, None
+def _decisive(facts: EvidenceFacts) -> tuple[str, MarkerHit] | None:
+    """The first decisive marker: a failure marker, or a load-error marker in a log that no parser
+    read counts from (where a parser read counts, a test's printed diagnostics do not decide)."""
+    for log in facts.logs:
+        counted = log.summary is not None and log.summary.counts is not None
+        kinds = (MarkerKind.FAILURE,) if counted else (MarkerKind.FAILURE, MarkerKind.LOAD_ERROR)
+        hits = [hit for hit in log.scan.hits if hit.kind in kinds]
+        if hits:
+            return _where(facts, log), hits[0]
+    return None
+
+
+def _where(facts: EvidenceFacts, log: LogEvidence) -> str:
+    return f" of {log.source}" if len(facts.logs) > 1 else ""
+
+
+def _summaries(facts: EvidenceFacts) -> list[TestSummary]:
+    return [*(log.summary for log in facts.logs if log.summary is not None), *facts.reports]
+
+
+def _unreadable(facts: EvidenceFacts) -> bool:
+    """Whether a source that could not be read would otherwise be left out of the verdict: a report,
+    content that is not text, or any source beside others that count tests."""
+    summaries = _summaries(facts)
+    if any(summary.counts is not None for summary in summaries):
+        return True
+    return any(summary.counts is None and (is_report(summary) or _not_text(summary)) for summary in summaries)
+
+
+def _not_text(summary: TestSummary) -> bool:
+    return summary.parser is None and not (summary.reason or "").startswith(UNRECOGNISED)
+
+
+def _cannot_read(facts: EvidenceFacts) -> str:
+    """The unread sources, the ones no runner was recognised in first (a recognised log without a
+    count is covered by its reports when they can be read)."""
+    unread = sorted(
+        (summary for summary in _summaries(facts) if summary.counts is None),
+        key=lambda summary: not is_report(summary) and summary.parser is not None,
+    )
+    more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+    return f"cannot read {unread[0].source}: {unread[0].reason}{more}"
 
 
 def _build(facts: EvidenceFacts) -> Decision:
-    success = facts.scan.of(MarkerKind.SUCCESS)
+    success = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SUCCESS)]
     if success:
         return True, f"build success marker at line {success[0].line_number}: {success[0].line.strip()}", False
-    if facts.scan.exit_code == 0:
+    if any(log.scan.exit_code == 0 for log in facts.logs):
         return True, "the build command exited 0 (exit marker)", False
     if facts.unknown_stack:
         return True, "unknown stack: no failure marker in the evidence, and no markers to judge success by", True
@@ -124,7 +193,7 @@ def _tests(facts: EvidenceFacts, counts: Counts | None) -> Decision:
         if counts.executed == 0:
             return False, f"no tests executed ({counts.skipped} skipped)", False
         return True, f"{counts.executed} tests executed, all passed ({counts.skipped} skipped)", False
-    skipped = facts.scan.of(MarkerKind.SKIPPED)
+    skipped = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SKIPPED)]
     if skipped:
         line = f"line {skipped[0].line_number}: {skipped[0].line.strip()}"
         return False, f"no tests executed: the test task did not run ({line})", False
@@ -132,7 +201,7 @@ def _tests(facts: EvidenceFacts, counts: Counts | None) -> Decision:
     if facts.unknown_stack:
         return True, f"unknown stack: no failure marker in the evidence, and no count ({unread})", True
     if facts.attended and not facts.in_ci:
-        success = facts.scan.of(MarkerKind.SUCCESS)
+        success = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SUCCESS)]
         if not success:
             return False, f"attended run: no success marker, and no count ({unread})", False
         marker = f"line {success[0].line_number}: {success[0].line.strip()}"
@@ -143,5 +212,6 @@ def _tests(facts: EvidenceFacts, counts: Counts | None) -> Decision:
 
 
 def _unread_reason(facts: EvidenceFacts) -> str:
-    reasons = [s.reason for s in (facts.log_summary, facts.report_summary) if s is not None and s.reason]
-    return "; ".join(reasons) or "no parser recognised the output"
+    summaries = _summaries(facts)
+    reasons = list(dict.fromkeys(s.reason for s in summaries if s.reason))
+    return "; ".join(reasons) or UNRECOGNISED

@@ -26,6 +26,7 @@ from evidence_gate.summary.registry import (
 )
 
 HEAD_BYTES = 64 * 1024
+UNRECOGNISED = "no parser recognised this output"
 MAX_LINE_BYTES = 1024 * 1024
 
 # CSI sequences (colours, cursor moves, private modes such as ?2026h), OSC sequences (titles,
@@ -83,9 +84,7 @@ def read_source(path: Path, candidates: Sequence[str], label: str | None = None)
     reading = _read_lines(path, line_names) if line_names else None
     if reading is None:
         tried = ", ".join(candidates)
-        return TestSummary(
-            counts=None, parser=None, source=source, reason=f"no parser recognised this output (tried: {tried})"
-        )
+        return TestSummary(counts=None, parser=None, source=source, reason=f"{UNRECOGNISED} (tried: {tried})")
     return _summary(reading, source)
 
 

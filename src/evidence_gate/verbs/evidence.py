@@ -9,21 +9,24 @@ from typing import TextIO
 
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
 from evidence_gate.freshness import run_started, stale_reports
-from evidence_gate.gates.evidence import EvidenceFacts, evaluate_evidence
+from evidence_gate.gates.evidence import EvidenceFacts, LogEvidence, evaluate_evidence
 from evidence_gate.git import open_repository
-from evidence_gate.markers import Claim, markers_for, scan_log
-from evidence_gate.summary.read import candidate_parsers, combine, read_source
+from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
+from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.verbs.common import existing_file, print_json, table
 from evidence_gate.verbs.summary import collect_summaries
 
 NAME = "evidence"
 HELP = "is the claim 'the build passed' or 'the tests passed' backed by the log?"
 EPILOG = (
-    "A failure marker is decisive. For a test claim the counts decide: the log's, else the reports'; zero "
-    "tests executed fails, and so does a log whose counts cannot be read (unless --attended, outside CI, "
-    "where the markers decide and the verdict says so). A report that git tracks or that is older than the "
-    "run is stale and fails the claim. Exit codes: 0 the claim holds; 1 it does not; 2 usage error (a "
-    "misspelt --stack included)."
+    "A non-zero exit code echoed into the log (EXIT_CODE=N) and a failure marker are decisive; where a parser "
+    "read counts from the log, only the runner's own verdict lines are, not what its tests printed. For a test "
+    "claim the counts decide: the log and its reports are weighed as one run (the reports' counts stand, the "
+    "side with more failures wins); zero tests executed fails, and so does a source that cannot be read, or "
+    "a log whose counts cannot be read (unless --attended, outside CI, where the markers decide and the verdict "
+    "says so). Without --stack the log is judged by the markers of the stacks whose parser read it. A report "
+    "that git tracks or that is older than the run is stale and fails the claim. Exit codes: 0 the claim holds; "
+    "1 it does not; 2 usage error (a misspelt --stack included)."
 )
 
 
@@ -57,8 +60,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     claim = Claim(args.claim)
     log = existing_file(args.log)
     reports = [existing_file(name) for name in (*args.junit, *args.xcresult_json)]
-    markers = markers_for(adapters, claim, adapter, args.success_pattern, args.failure_pattern)
     candidates = candidate_parsers(None, adapter.parsers if adapter and not unknown else None)
+    log_summary = read_source(log, candidates) if claim is Claim.TEST else None
+    # Without --stack, the log is judged by the markers of the stacks whose parser read it.
+    stacks = [adapter] if adapter else adapters_reading(adapters, log_summary.parser if log_summary else None)
+    markers = markers_for(adapters, claim, stacks, args.success_pattern, args.failure_pattern)
     report_summaries = collect_summaries([], candidates, args.junit, args.xcresult_json)
     git = open_repository(Path(args.repo))
     started, _ = run_started(git, args.since)
@@ -66,9 +72,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         EvidenceFacts(
             claim=claim,
             unknown_stack=unknown,
-            scan=scan_log(log, markers),
-            log_summary=read_source(log, candidates) if claim is Claim.TEST else None,
-            report_summary=combine(report_summaries) if report_summaries else None,
+            logs=(LogEvidence(source=str(log), scan=scan_log(log, markers), summary=log_summary),),
+            reports=tuple(report_summaries),
             stale=stale_reports([log, *reports], started, git),
             attended=args.attended,
             in_ci=os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true",
@@ -79,4 +84,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         state = "not applicable" if verdict.not_applicable else ("ok" if verdict.ok else "FAILED")
         out.write(f"{claim} claim: {state}: {verdict.reason}\n")
+        for detail in verdict.details:
+            out.write(f"  {detail}\n")
     return EXIT_OK if verdict.ok else EXIT_CHECK_FAILED

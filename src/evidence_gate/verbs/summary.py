@@ -12,8 +12,9 @@ from typing import BinaryIO, TextIO
 
 from evidence_gate.errors import UsageError
 from evidence_gate.model import TestSummary
-from evidence_gate.summary.read import candidate_parsers, combine, read_source
+from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
+from evidence_gate.summary.weigh import weigh
 from evidence_gate.summary.xcresult_bundle import summarise_bundle
 from evidence_gate.verbs.common import SUMMARY_EXIT, existing_file, print_json, table
 
@@ -22,7 +23,9 @@ HELP = "test counts read from what the runners printed: executed, passed, failed
 EPILOG = (
     "The format is recognised from content whatever the file is called; --stack narrows the parsers to the "
     "stack's order, --parser names one. executed excludes skipped tests; errors count as failed, xfail as "
-    "skipped, xpass as passed. Several inputs add up; one input that cannot be read makes the total unparsed. "
+    "skipped, xpass as passed. Several logs add up, and so do several reports; a log beside reports (--junit) "
+    "is taken as the same run and not added to them: the reports' counts stand unless the log counts more "
+    "failures, and a disagreement is noted. One input that cannot be read makes the total unparsed. "
     "Exit codes: 0 passed; 1 failed; 2 usage error; 3 no tests executed; 4 unparsed (no trustworthy count: "
     "the reason says why)."
 )
@@ -87,7 +90,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     stack_parsers = table(args).get(args.stack).parsers if args.stack else None
     candidates = candidate_parsers(args.parser, stack_parsers)
     summaries = collect_summaries(args.files, candidates, args.junit, args.xcresult_json, args.xcresult)
-    total = combine(summaries)
+    total = weigh(summaries)
     if args.json:
         document = total.document()
         if len(summaries) > 1:

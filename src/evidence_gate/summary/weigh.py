@@ -1,0 +1,94 @@
+"""A runner's log beside the reports it wrote: which counts stand, and what the sources disagree on.
+
+A console log and a JUnit (or xcresult) report given together are taken as one run: the log is the
+runner's own account and the report lists its cases, so adding them up counts every test twice.
+Logs add up with logs (shards, several runners in one log) and reports with reports (one file per
+suite or class). Between the two sides nothing is added up:
+
+- the reports' counts stand (they list each test once, where a console line may count a teardown
+  error or a subtest as a test of its own), and the log's are shown when they differ;
+- the side that counts more failures wins, so a failure is never outvoted or under-counted;
+- a log whose runner was recognised but printed no count (Gradle on success, plain `go test`) is
+  covered by the reports;
+- a source that cannot be read spoils the total: a sum or a choice that leaves out a source is a
+  guess.
+
+Two runners' logs and reports cannot be told apart from one run's here; they are not added up
+either (the rule errs on the side of counting less, never of counting fewer failures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evidence_gate.model import Counts, TestSummary
+from evidence_gate.summary.base import ZERO
+from evidence_gate.summary.read import combine
+from evidence_gate.summary.registry import DOCUMENT_PARSERS
+
+
+def is_report(summary: TestSummary) -> bool:
+    """A structured report (JUnit XML, xcresult JSON), as opposed to a runner's console log."""
+    return summary.parser in DOCUMENT_PARSERS
+
+
+def weigh(summaries: Sequence[TestSummary]) -> TestSummary:
+    """The counts that stand for `summaries`, with notes saying how they were chosen."""
+    reports = [summary for summary in summaries if is_report(summary)]
+    logs = [summary for summary in summaries if not is_report(summary)]
+    if not reports or not logs:
+        return combine(summaries)
+    report_total = combine(reports)
+    counted = [log for log in logs if log.counts is not None]
+    covered = [log for log in logs if log.counts is None and log.parser is not None]
+    spoiled = [log for log in logs if log.counts is None and log.parser is None]
+    if report_total.counts is None or spoiled:
+        return _unreadable(summaries, [*(report for report in reports if report.counts is None), *spoiled])
+    notes = [
+        *report_total.notes,
+        *(note for log in counted for note in (f"{log.source}: {note}" for note in log.notes)),
+        *(f"{log.source}: no count ({log.reason}); the reports' counts stand" for log in covered),
+    ]
+    if not counted:
+        return _with(report_total, notes)
+    log_total = combine(counted)
+    log_counts, report_counts = log_total.counts or ZERO, report_total.counts
+    if log_counts == report_counts:
+        notes.append(f"the log and the reports describe one run: {_counts(report_counts)}, counted once")
+        return _with(report_total, notes)
+    notes.append(
+        f"the log and the reports disagree: {log_total.source} counts {_counts(log_counts)};"
+        f" {report_total.source} count {_counts(report_counts)}"
+    )
+    if log_counts.failed > report_counts.failed:
+        notes.append("the log counts more failures: its counts stand")
+        return _with(log_total, notes, source=f"{log_total.source} (beside {report_total.source})")
+    notes.append("taken as one run: the reports' counts stand, not added to the log's")
+    return _with(report_total, notes)
+
+
+def _counts(counts: Counts) -> str:
+    return f"{counts.executed} executed, {counts.failed} failed, {counts.skipped} skipped"
+
+
+def _with(summary: TestSummary, notes: Sequence[str], source: str | None = None) -> TestSummary:
+    return TestSummary(
+        counts=summary.counts,
+        parser=summary.parser,
+        source=source or summary.source,
+        reason=summary.reason,
+        notes=tuple(dict.fromkeys(notes)),
+    )
+
+
+def _unreadable(summaries: Sequence[TestSummary], culprits: Sequence[TestSummary]) -> TestSummary:
+    total = combine(summaries)
+    first = culprits[0]
+    more = f" (and {len(culprits) - 1} more)" if len(culprits) > 1 else ""
+    return TestSummary(
+        counts=None,
+        parser=total.parser,
+        source=total.source,
+        reason=f"{first.source}: {first.reason}{more}",
+        notes=total.notes,
+    )

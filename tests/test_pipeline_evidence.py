@@ -1,0 +1,143 @@
+"""The evidence gate inside the pipeline: real git repositories, real runners' logs and reports left
+in the workspace by the test step, every source weighed and none left out."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from evidence_gate.digest import Digest, decode, encode
+from evidence_gate.ledger import GateResult, GateVerdict, Ledger
+from evidence_gate.pipeline import RunInputs, run_pipeline
+from evidence_gate.settings import Settings
+
+from .conftest import Repo
+
+LOGS = Path(__file__).parent / "fixtures" / "stack-logs"
+PYTHON = {"pyproject.toml": "[project]\nname = 'shop'\n", ".gitignore": "build/\n", "shop.py": "X = 1\n"}
+
+
+def run(repo: Repo, project: dict[str, str], outputs: dict[str, str]) -> Ledger:
+    """The project committed, then the test step's outputs written (untracked, fresh) under build/."""
+    repo.commit("project", project)
+    for name, fixture in outputs.items():
+        target = repo.path / "build" / name
+        target.parent.mkdir(exist_ok=True)
+        shutil.copy(LOGS / fixture, target)
+    settings = Settings(repo=repo.path, reports=("build/*.log", "build/*.xml"))
+    return run_pipeline(RunInputs(settings=settings, in_ci=True))
+
+
+def evidence_gate(ledger: Ledger) -> GateResult:
+    gate = ledger.gate("evidence")
+    assert gate is not None
+    return gate
+
+
+def test_a_failing_junit_report_fails_beside_a_passing_log(repo: Repo) -> None:
+    ledger = run(repo, PYTHON, {"pytest.log": "pytest/success.log", "junit.xml": "pytest/failure.junit.xml"})
+    gate = evidence_gate(ledger)
+    assert (gate.verdict, gate.summary) == (GateVerdict.FAIL, "2 of 5 tests failed")
+
+
+def test_a_killed_session_beside_a_finished_one_fails_with_its_reason(repo: Repo) -> None:
+    repo.commit("project", PYTHON)
+    (repo.path / "build").mkdir()
+    shutil.copy(LOGS / "pytest" / "success.log", repo.path / "build" / "a.log")
+    lines = (LOGS / "pytest" / "mixed.log").read_text(encoding="utf-8").splitlines(keepends=True)
+    (repo.path / "build" / "b.log").write_text("".join(lines[:6]), encoding="utf-8")
+    settings = Settings(repo=repo.path, reports=("build/*.log",))
+    gate = evidence_gate(run_pipeline(RunInputs(settings=settings, in_ci=True)))
+    assert gate.verdict is GateVerdict.FAIL
+    assert gate.summary.startswith(f"cannot read {repo.path / 'build' / 'b.log'}: ")
+
+
+def test_a_log_and_its_junit_report_are_one_run_and_the_report_counts(repo: Repo) -> None:
+    ledger = run(repo, PYTHON, {"pytest.log": "pytest/success.log", "junit.xml": "pytest/success.junit.xml"})
+    gate = evidence_gate(ledger)
+    assert (gate.verdict, ledger.counts and ledger.counts.executed) == (GateVerdict.PASS, 7)
+    assert "the log and the reports describe one run: 7 executed, 0 failed, 0 skipped, counted once" in gate.details
+
+
+def test_an_exit_code_echoed_into_the_log_fails_and_is_kept_in_the_ledger(repo: Repo) -> None:
+    repo.commit("project", PYTHON)
+    (repo.path / "build").mkdir()
+    log = repo.path / "build" / "pytest.log"
+    log.write_text((LOGS / "pytest" / "success.log").read_text(encoding="utf-8") + "EXIT_CODE=1\n", encoding="utf-8")
+    gate = evidence_gate(run_pipeline(RunInputs(settings=Settings(repo=repo.path, reports=("build/*.log",)))))
+    assert (gate.verdict, gate.summary) == (GateVerdict.FAIL, "the command exited 1")
+    assert [item.exit_code for item in gate.evidence] == [1]
+
+
+def test_on_the_unknown_stack_a_log_is_judged_by_the_markers_of_its_parsers_stack(repo: Repo) -> None:
+    project = {".gitignore": "build/\n", "README.md": "no manifest\n"}
+    ledger = run(repo, project, {"go-test.log": "go-test/noisy-green.json.log"})
+    assert ledger.stack == "unknown"
+    gate = evidence_gate(ledger)
+    assert (gate.verdict, gate.summary) == (GateVerdict.PASS, "6 tests executed, all passed (0 skipped)")
+
+
+MANY = """\
+import pytest
+
+@pytest.mark.parametrize("n", range(48))
+def test_price(n):
+    assert n >= 0
+
+def test_total():
+    assert True
+
+def test_discount():
+    assert True
+"""
+
+
+def pytest_run(repo: Repo) -> None:
+    """The workflow's test step: a real pytest run writing its console log and JUnit report."""
+    build = repo.path / "build"
+    build.mkdir(exist_ok=True)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={build / 'junit.xml'}"]
+    result = subprocess.run(command, cwd=repo.path, capture_output=True, check=False)
+    (build / "pytest.log").write_bytes(result.stdout + result.stderr)
+
+
+def base_and_head(repo: Repo, head_files: dict[str, str]) -> tuple[str, str, Digest]:
+    """The base commit run for real and its ledger kept as the digest its check run carries; then the
+    head commit checked out and run for real."""
+    base = repo.commit("base", {**PYTHON, "tests/test_shop.py": MANY})
+    pytest_run(repo)
+    base_ledger = run_pipeline(RunInputs(settings=Settings(repo=repo.path, reports=REPORTS), in_ci=True))
+    assert base_ledger.counts is not None and base_ledger.counts.executed == 50
+    encoded = encode(base_ledger)
+    digest = decode(encoded or "")
+    assert digest is not None
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("head", head_files)
+    shutil.rmtree(repo.path / "build")
+    pytest_run(repo)
+    return base, head, digest
+
+
+REPORTS = ("build/*.log", "build/*.xml")
+
+
+def test_a_head_that_stops_running_the_bases_tests_fails_and_names_them(repo: Repo) -> None:
+    base, head, digest = base_and_head(repo, {"pytest.ini": "[pytest]\naddopts = -k 'total or discount'\n"})
+    settings = Settings(repo=repo.path, reports=REPORTS, base=base, head=head)
+    ledger = run_pipeline(RunInputs(settings=settings, baseline=digest, in_ci=True))
+    gate = evidence_gate(ledger)
+    assert gate.verdict is GateVerdict.FAIL
+    assert gate.summary.startswith("48 tests the base ran are missing, and the change does not delete them: ")
+    assert "tests.test_shop::test_price[0], tests.test_shop::test_price[10]" in gate.summary
+    assert "missing: tests.test_shop::test_price[9]" in gate.details
+
+
+def test_tests_the_change_deletes_may_go(repo: Repo) -> None:
+    fewer = MANY.replace('@pytest.mark.parametrize("n", range(48))\ndef test_price(n):\n    assert n >= 0\n\n', "")
+    base, head, digest = base_and_head(repo, {"tests/test_shop.py": fewer})
+    settings = Settings(repo=repo.path, reports=REPORTS, base=base, head=head)
+    gate = evidence_gate(run_pipeline(RunInputs(settings=settings, baseline=digest, in_ci=True)))
+    assert (gate.verdict, gate.summary) == (GateVerdict.PASS, "2 tests executed, all passed (0 skipped)")
+    assert "48 tests the base ran are gone with the lines the change deletes" in gate.details
