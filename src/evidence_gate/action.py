@@ -1,8 +1,9 @@
 """The action: environment -> settings -> run -> ledger -> render -> publish.
 
 Compute first, publish last: the ledger, the step outputs and the job summary are written before
-any API call, so a refused or failed call never loses the result. Branching on the event (a fork's
-read-only token, no token, no pull request) happens here, not in the pipeline.
+any API call but the baseline's read, so a refused, failed or unanswered call never loses the
+result. Branching on the event (a fork's read-only token, no token, no pull request) happens here,
+not in the pipeline.
 """
 
 from __future__ import annotations
@@ -18,13 +19,19 @@ from github import Github
 
 from evidence_gate.digest import encode
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
-from evidence_gate.github.client import make_client
+from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
 from evidence_gate.ledger import Ledger, read_ledger, write_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
-from evidence_gate.render import render_check_run, render_comment, render_job_summary, render_report
+from evidence_gate.render import (
+    render_check_run,
+    render_comment,
+    render_job_summary,
+    render_report,
+    reveal_invisible,
+)
 from evidence_gate.settings import Settings, resolve
 
 
@@ -37,7 +44,8 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
     if context is None:
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE
-    client = make_client(settings.github_token, context.api_url) if settings.github_token else None
+    budget = WaitBudget(settings.api_wait_seconds)
+    client = make_client(settings.github_token, context.api_url, budget) if settings.github_token else None
     made_elsewhere = environ.get("INPUT_LEDGER", "").strip()
     if made_elsewhere:
         ledger = checked_ledger(read_ledger(repo / made_elsewhere), context, settings)
@@ -68,13 +76,16 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
             f" the step outputs and the ledger; publish it with the workflow_run recipe in {FORK_RECIPE}",
         )
         return exit_code
-    published = publish_ledger(client, context, settings, ledger)
-    write_outputs(
-        environ.get("GITHUB_OUTPUT"),
-        {"comment-url": published.comment_url or "", "check-run-url": published.check_run_url or ""},
-    )
-    for problem in published.problems:
-        warning(log, problem)
+    if budget.gave_up is None:
+        published = publish_ledger(client, context, settings, ledger)
+        write_outputs(
+            environ.get("GITHUB_OUTPUT"),
+            {"comment-url": published.comment_url or "", "check-run-url": published.check_run_url or ""},
+        )
+        for problem in published.problems:
+            warning(log, problem)
+    if budget.gave_up is not None:
+        warning(log, f"{budget.gave_up}: the result is in the job summary, the step outputs and the ledger")
     return exit_code
 
 
@@ -122,8 +133,9 @@ def exit_code_of(ledger: Ledger, settings: Settings) -> int:
 
 
 def _escape(text: str) -> str:
-    """Workflow-command data escaping, so a message cannot inject another command."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Workflow-command data escaping, so a message cannot inject another command, with invisible
+    characters shown."""
+    return reveal_invisible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def notice(log: TextIO, message: str) -> None:

@@ -70,3 +70,14 @@ def test_the_token_is_never_in_the_repr(tmp_path: Path) -> None:
     settings = resolve(tmp_path, {}, {"INPUT_GITHUB-TOKEN": "ghs_secret123"}, None)
     assert settings.github_token == "ghs_secret123"
     assert "ghs_secret123" not in repr(settings)
+
+
+@pytest.mark.parametrize("value", ["0", "3601", "soon", "1.5", "9" * 5000])
+def test_api_wait_seconds_outside_1_to_3600_is_a_usage_error(tmp_path: Path, value: str) -> None:
+    with pytest.raises(UsageError, match=r"^api-wait-seconds: .* is not a whole number of seconds from 1 to 3600$"):
+        resolve(tmp_path, {}, {"INPUT_API-WAIT-SECONDS": value}, None)
+
+
+def test_api_wait_seconds_comes_from_the_config_file_too(tmp_path: Path) -> None:
+    config(tmp_path, "api-wait-seconds: 5\n")
+    assert resolve(tmp_path, {}, {}, None).api_wait_seconds == 5
