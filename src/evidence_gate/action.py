@@ -3,20 +3,24 @@
 Compute first, publish last: the ledger, the step outputs and the job summary are written before
 any API call but the baseline's read, so a refused, failed or unanswered call never loses the
 result. Branching on the event (a fork's read-only token, no token, no pull request) happens here,
-not in the pipeline.
+not in the pipeline. A bug (any other exception) still ends in one `::error` line naming it, with
+whatever outputs and job summary the run had not written yet, and the exit code of an error (2).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from github import Github
 
+from evidence_gate import __version__
 from evidence_gate.digest import encode
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.github.client import WaitBudget, make_client
@@ -26,6 +30,7 @@ from evidence_gate.github.publish import Published, Publisher, conclusion, read_
 from evidence_gate.ledger import Ledger, read_ledger, write_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import (
+    escape_markdown,
     render_check_run,
     render_comment,
     render_job_summary,
@@ -35,7 +40,18 @@ from evidence_gate.render import (
 from evidence_gate.settings import Settings, resolve
 
 
-def run_action(environ: Mapping[str, str], log: TextIO) -> int:
+@dataclass(kw_only=True)
+class Progress:
+    """What a run has made and written so far, filled in as it goes: after a bug, what is left to write."""
+
+    ledger: Ledger | None = None
+    ledger_path: Path | None = None
+    outputs_written: bool = False
+    summary_written: bool = False
+
+
+def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | None = None) -> int:
+    progress = progress or Progress()
     context = load_context(environ)
     workspace = Path(environ.get("GITHUB_WORKSPACE") or ".")
     repo = workspace / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
@@ -60,11 +76,15 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
     ledger_path = (
         settings.ledger_out or Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
     )
+    progress.ledger = ledger
     write_ledger(ledger, ledger_path)
+    progress.ledger_path = ledger_path
     report_path = ledger_path.with_suffix(".md")
     report_path.write_text(render_report(ledger, settings.templates_dir), encoding="utf-8")
     write_outputs(environ.get("GITHUB_OUTPUT"), {**_outputs(ledger, ledger_path), "report": str(report_path)})
+    progress.outputs_written = True
     write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
+    progress.summary_written = True
     exit_code = exit_code_of(ledger, settings)
     if client is None:
         notice(log, "no github-token: the result is in the job summary, the step outputs and the ledger")
@@ -147,8 +167,29 @@ def warning(log: TextIO, message: str) -> None:
 
 
 def main() -> int:
+    progress = Progress()
     try:
-        return run_action(os.environ, sys.stdout)
+        return run_action(os.environ, sys.stdout, progress)
     except EvidenceGateError as error:
         sys.stdout.write(f"::error title=Evidence Gate::{_escape(error.one_line())}\n")
         return error.exit_code
+    except Exception as error:  # a bug: one line that names it, never a traceback
+        message = " ".join(str(error).split())
+        line = f"internal error in evidence-gate {__version__}: {type(error).__name__}"
+        line = f"{line}: {message} — please report it" if message else f"{line} — please report it"
+        _write_what_remains(os.environ, progress, line)
+        sys.stdout.write(f"::error title=Evidence Gate::{_escape(line)}\n")
+        return EXIT_USAGE
+
+
+def _write_what_remains(environ: Mapping[str, str], progress: Progress, line: str) -> None:
+    """After a bug: the step outputs, when the ledger was made, and a job summary that says what
+    happened, each unless the run wrote it already. A runner file that cannot be written is left."""
+    if progress.ledger is not None and progress.ledger_path is not None and not progress.outputs_written:
+        with contextlib.suppress(OSError, ValueError):
+            write_outputs(environ.get("GITHUB_OUTPUT"), _outputs(progress.ledger, progress.ledger_path))
+    if not progress.summary_written:
+        verdict = f"Verdict: **{progress.ledger.verdict}**. " if progress.ledger is not None else ""
+        summary = f"### Evidence Gate\n\n{verdict}The run stopped on an {escape_markdown(line)}.\n"
+        with contextlib.suppress(OSError, ValueError):
+            write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), summary)
