@@ -43,6 +43,19 @@ def test_a_request_github_never_answers_ends_within_the_wait_budget(
     assert server.pr_body(PR) == BODY
 
 
+def test_an_unanswered_baseline_read_still_gives_the_result_and_publishes_nothing(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server)
+    server.script("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", *[faults.no_answer() for _ in range(10)])
+    run, seconds = timed(lambda: action(repo, event(tmp_path, base, head), head, api_wait_seconds="2"))
+    assert seconds < 30
+    assert run.stdout.count("GitHub did not answer within 2 s") == 1
+    assert run.ledger.baseline == "no baseline: GitHub did not answer within 2 s (the request timed out)"
+    assert run.outputs["verdict"] == "PASS"
+    assert [r for r in server.requests if r.method != "GET"] == []
+
+
 def test_connection_resets_are_retried_within_the_same_budget(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
