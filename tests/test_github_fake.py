@@ -23,6 +23,7 @@ from tests.github_fake import (
     start_github_server,
 )
 from tests.github_fake import github_server as github_server
+from tests.github_fake import state as fake_state
 from tests.github_fake import templates as fake_templates
 from tests.github_fake.fixture import check_no_violations
 
@@ -494,6 +495,27 @@ def test_pygithub_waits_out_a_secondary_rate_limit(github_server: FakeGitHub) ->
         assert [r.status for r in github_server.requests_to("checks/create")] == [403, 201]
     finally:
         client.close()
+
+
+def test_a_reset_is_no_answer_and_a_hang_lasts_until_the_client_gives_up(github_server: FakeGitHub, api: Api) -> None:
+    github_server.script("checks/create", faults.connection_reset(), faults.no_answer())
+    body = {"name": "eg", "head_sha": HEAD_SHA}
+    with pytest.raises(requests.ConnectionError):
+        api.post(RUNS, body)
+    with pytest.raises(requests.ReadTimeout):
+        api.session.post(api.url(RUNS), json=body, timeout=0.5)
+    assert api.post(RUNS, body).status_code == 201
+    assert [r.status for r in github_server.requests_to("checks/create")] == [0, 0, 201]
+    assert len(github_server.check_runs(HEAD_SHA)) == 1
+
+
+def test_a_comment_deleted_meanwhile_is_gone_and_answered_404(github_server: FakeGitHub, api: Api) -> None:
+    other = fake_state.User("someone-else[bot]", 12345, "Bot")
+    comment = github_server.add_comment(REPO, PR_NUMBER, "theirs", user=other)
+    assert api.get(COMMENTS).json()[0]["user"]["login"] == "someone-else[bot]"
+    github_server.script("issues/update-comment", faults.deleted_meanwhile())
+    assert api.patch(f"/repos/{REPO}/issues/comments/{comment.id}", {"body": "x"}).status_code == 404
+    assert github_server.comments(PR_NUMBER) == []
 
 
 def test_read_only_token_gets_403_on_every_write(github_server: FakeGitHub, api: Api, gh: Github) -> None:

@@ -1,37 +1,60 @@
 """The action: environment -> settings -> run -> ledger -> render -> publish.
 
 Compute first, publish last: the ledger, the step outputs and the job summary are written before
-any API call, so a refused or failed call never loses the result. Branching on the event (a fork's
-read-only token, no token, no pull request) happens here, not in the pipeline.
+any API call but the baseline's read, so a refused, failed or unanswered call never loses the
+result. Branching on the event (a fork's read-only token, no token, no pull request) happens here,
+not in the pipeline. A bug (any other exception) still ends in one `::error` line naming it, with
+whatever outputs and job summary the run had not written yet, and the exit code of an error (2).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from github import Github
 
+from evidence_gate import __version__
 from evidence_gate.base_config import base_config
 from evidence_gate.digest import encode
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
-from evidence_gate.github.client import make_client
+from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
 from evidence_gate.ledger import Ledger, ledger_json, read_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
-from evidence_gate.render import render_check_run, render_comment, render_job_summary, render_report
+from evidence_gate.render import (
+    escape_markdown,
+    render_check_run,
+    render_comment,
+    render_job_summary,
+    render_report,
+    reveal_invisible,
+)
 from evidence_gate.scrub import Scrubber, run_secrets
 from evidence_gate.settings import Settings, resolve
 from evidence_gate.workspace import Refused, Workspace
 
 
-def run_action(environ: Mapping[str, str], log: TextIO) -> int:
+@dataclass(kw_only=True)
+class Progress:
+    """What a run has made and written so far, filled in as it goes: after a bug, what is left to write."""
+
+    ledger: Ledger | None = None
+    ledger_path: Path | None = None
+    outputs_written: bool = False
+    summary_written: bool = False
+
+
+def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | None = None) -> int:
+    progress = progress or Progress()
     context = load_context(environ)
     workspace_dir = Path(environ.get("GITHUB_WORKSPACE") or ".")
     repo = workspace_dir / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
@@ -47,7 +70,8 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
     workspace = Workspace.from_environment(repo, environ)
     if settings.templates_dir is not None:
         workspace.directory(settings.templates_dir)
-    client = make_client(settings.github_token, context.api_url) if settings.github_token else None
+    budget = WaitBudget(settings.api_wait_seconds)
+    client = make_client(settings.github_token, context.api_url, budget) if settings.github_token else None
     made_elsewhere = environ.get("INPUT_LEDGER", "").strip()
     if made_elsewhere:
         ledger = checked_ledger(read_ledger(workspace.check(repo / made_elsewhere, scratch=True)), context, settings)
@@ -67,14 +91,18 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
         )
         ledger = run_pipeline(inputs)
     default_path = Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
+    progress.ledger = ledger
     try:
         ledger_path = workspace.write_text(settings.ledger_out or default_path, ledger_json(ledger))
     except Refused as refusal:  # the result is never lost: it goes to the default place instead
         warning(log, f"ledger-out {refusal.one_line()}; the ledger is written to {default_path} instead")
         ledger_path = workspace.write_text(default_path, ledger_json(ledger))
+    progress.ledger_path = ledger_path
     report_path = workspace.write_text(ledger_path.with_suffix(".md"), render_report(ledger, settings.templates_dir))
     write_outputs(environ.get("GITHUB_OUTPUT"), {**_outputs(ledger, ledger_path), "report": str(report_path)})
+    progress.outputs_written = True
     write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
+    progress.summary_written = True
     exit_code = exit_code_of(ledger, settings)
     if client is None:
         notice(log, "no github-token: the result is in the job summary, the step outputs and the ledger")
@@ -86,13 +114,16 @@ def run_action(environ: Mapping[str, str], log: TextIO) -> int:
             f" the step outputs and the ledger; publish it with the workflow_run recipe in {FORK_RECIPE}",
         )
         return exit_code
-    published = publish_ledger(client, context, settings, ledger)
-    write_outputs(
-        environ.get("GITHUB_OUTPUT"),
-        {"comment-url": published.comment_url or "", "check-run-url": published.check_run_url or ""},
-    )
-    for problem in published.problems:
-        warning(log, problem)
+    if budget.gave_up is None:
+        published = publish_ledger(client, context, settings, ledger)
+        write_outputs(
+            environ.get("GITHUB_OUTPUT"),
+            {"comment-url": published.comment_url or "", "check-run-url": published.check_run_url or ""},
+        )
+        for problem in published.problems:
+            warning(log, problem)
+    if budget.gave_up is not None:
+        warning(log, f"{budget.gave_up}: the result is in the job summary, the step outputs and the ledger")
     return exit_code
 
 
@@ -140,8 +171,9 @@ def exit_code_of(ledger: Ledger, settings: Settings) -> int:
 
 
 def _escape(text: str) -> str:
-    """Workflow-command data escaping, so a message cannot inject another command."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Workflow-command data escaping, so a message cannot inject another command, with invisible
+    characters shown."""
+    return reveal_invisible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def notice(log: TextIO, message: str) -> None:
@@ -153,8 +185,29 @@ def warning(log: TextIO, message: str) -> None:
 
 
 def main() -> int:
+    progress = Progress()
     try:
-        return run_action(os.environ, sys.stdout)
+        return run_action(os.environ, sys.stdout, progress)
     except EvidenceGateError as error:
         sys.stdout.write(f"::error title=Evidence Gate::{_escape(error.one_line())}\n")
         return error.exit_code
+    except Exception as error:  # a bug: one line that names it, never a traceback
+        message = " ".join(str(error).split())
+        line = f"internal error in evidence-gate {__version__}: {type(error).__name__}"
+        line = f"{line}: {message} — please report it" if message else f"{line} — please report it"
+        _write_what_remains(os.environ, progress, line)
+        sys.stdout.write(f"::error title=Evidence Gate::{_escape(line)}\n")
+        return EXIT_USAGE
+
+
+def _write_what_remains(environ: Mapping[str, str], progress: Progress, line: str) -> None:
+    """After a bug: the step outputs, when the ledger was made, and a job summary that says what
+    happened, each unless the run wrote it already. A runner file that cannot be written is left."""
+    if progress.ledger is not None and progress.ledger_path is not None and not progress.outputs_written:
+        with contextlib.suppress(OSError, ValueError):
+            write_outputs(environ.get("GITHUB_OUTPUT"), _outputs(progress.ledger, progress.ledger_path))
+    if not progress.summary_written:
+        verdict = f"Verdict: **{progress.ledger.verdict}**. " if progress.ledger is not None else ""
+        summary = f"### Evidence Gate\n\n{verdict}The run stopped on an {escape_markdown(line)}.\n"
+        with contextlib.suppress(OSError, ValueError):
+            write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), summary)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -56,6 +57,7 @@ KEYS = (
     "fail-on",
     "templates-dir",
     "ledger-out",
+    "api-wait-seconds",
 )
 
 
@@ -72,6 +74,7 @@ class Settings:
     fail_on: FailOn = FailOn.STAGNATION
     templates_dir: Path | None = None
     ledger_out: Path | None = None
+    api_wait_seconds: int = 60  # the most a run waits on GitHub's API, retries and timeouts included
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -157,6 +160,9 @@ def resolve(
         fail_on = FailOn(merged.get("fail-on", FailOn.STAGNATION))
     except ValueError as error:
         raise UsageError(str(error)) from error
+    api_wait = str(merged.get("api-wait-seconds", 60)).strip()
+    if not re.fullmatch("[0-9]{1,4}", api_wait) or not 1 <= int(api_wait) <= 3600:
+        raise UsageError(f"api-wait-seconds: {api_wait[:20]!r} is not a whole number of seconds from 1 to 3600")
     templates = merged.get("templates-dir")
     ledger_out = merged.get("ledger-out")
     return Settings(
@@ -171,6 +177,7 @@ def resolve(
         fail_on=fail_on,
         templates_dir=(repo / templates) if templates else None,
         ledger_out=repo / ledger_out if ledger_out else None,
+        api_wait_seconds=int(api_wait),
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )

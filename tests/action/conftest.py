@@ -1,4 +1,6 @@
-"""The action's end-to-end fixtures (the fake GitHub server, the action run through entrypoint.py),
-shared by every test module of the action."""
+"""The end-to-end fixtures of test_action_e2e (the fake GitHub, the action in a real process), for every
+module here."""
 
-from tests.action.test_action_e2e import action, server  # noqa: F401 - fixtures, registered for this folder
+from tests.action.test_action_e2e import action, server
+
+__all__ = ["action", "server"]

@@ -109,40 +109,62 @@ def event(tmp_path: Path, base: str, head: str, head_repo: str = REPO, name: str
     return path
 
 
+def action_environ(
+    server: FakeGitHub, repo: Repo, event_path: Path, head: str, files: Path, **inputs: str
+) -> dict[str, str]:
+    """The environment GitHub gives the action's container, its runner files in `files`."""
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(files),
+        "CI": "true",
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_EVENT_NAME": inputs.pop("event_name", "pull_request"),
+        "GITHUB_EVENT_PATH": str(event_path),
+        "GITHUB_SHA": head,
+        "GITHUB_API_URL": server.url,
+        "GITHUB_SERVER_URL": server.url,
+        "GITHUB_WORKSPACE": str(repo.path),
+        "GITHUB_OUTPUT": str(files / "output"),
+        "GITHUB_STEP_SUMMARY": str(files / "summary"),
+        "RUNNER_TEMP": str(files),
+        "INPUT_GITHUB-TOKEN": DEFAULT_TOKEN,
+        "INPUT_REPORTS": "build/*.xml\nbuild/*.log",
+        "INPUT_STORY": "SHOP-1",
+        "INPUT_CHECK-NAME": CHECK,
+        "INPUT_COMMENT-MODE": "always",
+        "INPUT_FAIL-ON": "stagnation",
+        **{f"INPUT_{key.upper().replace('_', '-')}": value for key, value in inputs.items()},
+    }
+
+
+def run_entrypoint(environ: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """entrypoint.py in a real process; never a traceback, and never longer than two minutes."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "entrypoint.py")],
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert "Traceback" not in result.stderr + result.stdout, result.stderr
+    return result
+
+
+def runner_files(tmp_path: Path) -> Path:
+    files = tmp_path / f"run-{time.monotonic_ns()}"
+    files.mkdir()
+    (files / "output").touch()
+    (files / "summary").touch()
+    return files
+
+
 @pytest.fixture
 def action(tmp_path: Path, server: FakeGitHub) -> Callable[..., Run]:
     def run(repo: Repo, event_path: Path, head: str, **inputs: str) -> Run:
-        files = tmp_path / f"run-{time.monotonic_ns()}"
-        files.mkdir()
-        environ = {
-            "PATH": os.environ["PATH"],
-            "HOME": str(files),
-            "CI": "true",
-            "GITHUB_ACTIONS": "true",
-            "GITHUB_REPOSITORY": REPO,
-            "GITHUB_EVENT_NAME": inputs.pop("event_name", "pull_request"),
-            "GITHUB_EVENT_PATH": str(event_path),
-            "GITHUB_SHA": head,
-            "GITHUB_API_URL": server.url,
-            "GITHUB_SERVER_URL": server.url,
-            "GITHUB_WORKSPACE": str(repo.path),
-            "GITHUB_OUTPUT": str(files / "output"),
-            "GITHUB_STEP_SUMMARY": str(files / "summary"),
-            "RUNNER_TEMP": str(files),
-            "INPUT_GITHUB-TOKEN": DEFAULT_TOKEN,
-            "INPUT_REPORTS": "build/*.xml\nbuild/*.log",
-            "INPUT_STORY": "SHOP-1",
-            "INPUT_CHECK-NAME": CHECK,
-            "INPUT_COMMENT-MODE": "always",
-            "INPUT_FAIL-ON": "stagnation",
-            **{f"INPUT_{key.upper().replace('_', '-')}": value for key, value in inputs.items()},
-        }
-        (files / "output").touch()
-        (files / "summary").touch()
-        result = subprocess.run(
-            [sys.executable, str(ROOT / "entrypoint.py")], env=environ, capture_output=True, text=True, check=False
-        )
-        assert "Traceback" not in result.stderr + result.stdout, result.stderr
+        files = runner_files(tmp_path)
+        result = run_entrypoint(action_environ(server, repo, event_path, head, files, **inputs))
         outputs = read_outputs((files / "output").read_text())
         return Run(
             code=result.returncode,

@@ -177,3 +177,14 @@ def test_a_huge_config_in_the_pull_request_is_noted_as_a_change_not_read(tmp_pat
     settings = resolve(tmp_path, {}, {}, None, at_base({".github/evidence-gate.yml": "fail-on: blocked\n"}))
     assert settings.fail_on is FailOn.BLOCKED
     assert settings.notes == ("the pull request changes .github/evidence-gate.yml: its settings apply once merged",)
+
+
+@pytest.mark.parametrize("value", ["0", "3601", "soon", "1.5", "9" * 5000])
+def test_api_wait_seconds_outside_1_to_3600_is_a_usage_error(tmp_path: Path, value: str) -> None:
+    with pytest.raises(UsageError, match=r"^api-wait-seconds: .* is not a whole number of seconds from 1 to 3600$"):
+        resolve(tmp_path, {}, {"INPUT_API-WAIT-SECONDS": value}, None)
+
+
+def test_api_wait_seconds_comes_from_the_config_file_too(tmp_path: Path) -> None:
+    config(tmp_path, "api-wait-seconds: 5\n")
+    assert resolve(tmp_path, {}, {}, None).api_wait_seconds == 5

@@ -5,7 +5,8 @@
 
 The next requests to that route get these responses, in order, one each; later ones are served normally.
 A scripted request is still validated first: a request that breaks the description gets its 422 and does not
-use up the scripted response.
+use up the scripted response. Besides answers, a fault can be no answer at all (a connection reset, a request
+left hanging) or a change another client made a moment before (the comment deleted meanwhile).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 SECONDARY_RATE_LIMIT_MESSAGE = (
     "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to"
@@ -30,6 +32,10 @@ class Fault:
     raw_body: sent as is instead (e.g. the HTML page a 502 from GitHub's edge often is), with `content_type`.
     after_effect: the request is carried out first (the comment is posted, the check run updated) and only the
     response is replaced: what a client sees when GitHub did the work but the answer got lost on the way.
+    drop: no answer: "reset" closes the connection with a TCP reset; "hang" keeps it open, silent, for
+    `hang_seconds` or until the client gives up, then closes it.
+    removes_target: the comment the path names is deleted first, as by a person or a concurrent run, and the
+    request is then served normally (GitHub's own 404 for a missing comment).
     """
 
     status: int
@@ -39,6 +45,9 @@ class Fault:
     raw_body: bytes | None = None
     content_type: str = "text/html; charset=utf-8"
     after_effect: bool = False
+    drop: Literal["reset", "hang"] | None = None
+    hang_seconds: float = 3600.0
+    removes_target: bool = False
 
 
 def bad_gateway(*, html: bool = False, after_effect: bool = False) -> Fault:
@@ -93,3 +102,18 @@ def not_accessible() -> Fault:
 
 def not_found() -> Fault:
     return Fault(404, "Not Found")
+
+
+def connection_reset() -> Fault:
+    """The connection reset before any answer: a load balancer dropping it, a proxy restarting."""
+    return Fault(0, drop="reset")
+
+
+def no_answer(hang_seconds: float = 3600.0) -> Fault:
+    """A request GitHub never answers: the client's read timeout is what ends it."""
+    return Fault(0, drop="hang", hang_seconds=hang_seconds)
+
+
+def deleted_meanwhile() -> Fault:
+    """The comment this request edits or deletes was deleted a moment before (by a person, a concurrent run)."""
+    return Fault(0, removes_target=True)

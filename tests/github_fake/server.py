@@ -13,6 +13,9 @@ validator's message); a response of the fake's own that breaks the description i
 from __future__ import annotations
 
 import json
+import select
+import socket
+import struct
 import threading
 import time
 import traceback
@@ -86,6 +89,7 @@ class _Outgoing:
     status: int
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: bytes = b""
+    drop: Fault | None = None  # no answer at all: see Fault.drop
 
 
 class FakeGitHub:
@@ -177,6 +181,16 @@ class FakeGitHub:
             )
             repo.pulls[number] = pr
             return pr
+
+    def add_comment(self, full_name: str, number: int, body: str, *, user: User) -> Comment:
+        """A comment someone else wrote (another bot, a person): what the workflow's token posts is always by
+        github-actions[bot], so another author can only be seeded."""
+        with self._lock:
+            repo = self._repo(full_name)
+            stamp = now()
+            comment = Comment(self.store.next_id("comment"), number, body, user, stamp, stamp)
+            repo.comments[comment.id] = comment
+            return comment
 
     # --- faults --------------------------------------------------------------------------------------------------
 
@@ -288,6 +302,8 @@ class FakeGitHub:
             content_type=incoming.header_map.get("content-type", ""),
         )
         reply = self._answer(incoming, route, params, exchange)
+        if isinstance(reply, Fault):
+            return _Outgoing(0, drop=reply)
         out = self._render(reply)
         errors = self.spec.response_errors(exchange, out.status, out.headers, out.body or None)
         if errors:
@@ -296,7 +312,7 @@ class FakeGitHub:
             return self._render(_unprocessable(u, text, errors, "fake-github-response"))
         return out
 
-    def _answer(self, incoming: _Incoming, route: Route, params: dict[str, str], exchange: Exchange) -> Reply:
+    def _answer(self, incoming: _Incoming, route: Route, params: dict[str, str], exchange: Exchange) -> Reply | Fault:
         u = self.urls
         auth = incoming.header_map.get("authorization", "")
         scheme, _, credential = auth.partition(" ")
@@ -323,6 +339,11 @@ class FakeGitHub:
 
         queue = self._faults.get(route.operation_id)
         fault = queue.popleft() if queue else None
+        if fault is not None and fault.drop is not None:
+            return fault
+        if fault is not None and fault.removes_target:
+            self._remove_target(params)
+            fault = None
         if fault is not None and not fault.after_effect:
             return self._fault_reply(fault)
         if self.read_only and route.writes:
@@ -333,6 +354,12 @@ class FakeGitHub:
         query = dict(incoming.query)
         reply = route.handler(Call(self.store, u, repo, params, query, body, incoming.path))
         return self._fault_reply(fault) if fault is not None else reply
+
+    def _remove_target(self, params: dict[str, str]) -> None:
+        repo = self.store.repo(params["owner"], params["repo"])
+        if repo is None or "comment_id" not in params:
+            raise KeyError("removes_target: only a comment of a seeded repository can be removed meanwhile")
+        repo.comments.pop(int(params["comment_id"]), None)
 
     def _fault_reply(self, fault: Fault) -> Reply:
         if fault.raw_body is not None:
@@ -410,6 +437,9 @@ class _Handler(BaseHTTPRequestHandler):
             body=self._read_body(),
         )
         out = self.server.fake.handle(incoming)
+        if out.drop is not None:
+            self._drop(out.drop)
+            return
         self.send_response(out.status)
         for name, value in out.headers:
             self.send_header(name, value)
@@ -423,6 +453,15 @@ class _Handler(BaseHTTPRequestHandler):
             return b"".join(_read_chunks(self.rfile))
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
+
+    def _drop(self, fault: Fault) -> None:
+        """No answer: wait silently while the fault says (the client's timeout usually ends it first: its
+        closing makes the socket readable), then close with a reset (SO_LINGER 0) rather than a clean end."""
+        if fault.drop == "hang":
+            select.select([self.connection], [], [], fault.hang_seconds)
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
+        self.close_connection = True
 
     do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _serve
 

@@ -1,6 +1,13 @@
 """Publishing a rendered ledger: the sticky PR comment, the check run with its annotations, the PR
 body's section. Each step is attempted; a refusal GitHub will not heal (a read-only token, missing
-permissions) is reported once, clearly, and the remaining writes are skipped.
+permissions) is reported once, clearly, and the remaining writes are skipped, as they are when
+GitHub stops answering (`GitHubDidNotAnswer`: the run's wait budget is spent).
+
+Our comment is the one that carries our marker *and* was written by the token's own account: the
+marker alone can be pasted by anyone, another bot included. The account is the GitHub App bot of
+the check run this run created (`<app slug>[bot]`, as GitHub names an app's bot user), since an
+installation token may not ask `GET /user` who it is; without that check run, it is the author of
+the comment this run creates.
 """
 
 from __future__ import annotations
@@ -8,19 +15,27 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from github import Github, GithubException
+from github import Github, GithubException, UnknownObjectException
 from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
 from evidence_gate.digest import Digest, decode
+from evidence_gate.github.client import GitHubDidNotAnswer
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
 from evidence_gate.ledger import Annotation, Ledger, Verdict
-from evidence_gate.render import CheckRunText, LimitError, comment_marker, fit_annotation, render_pr_section
+from evidence_gate.render import (
+    CheckRunText,
+    LimitError,
+    comment_marker,
+    fit_annotation,
+    render_pr_section,
+    reveal_invisible,
+)
 from evidence_gate.settings import CommentMode, FailOn
 
 ANNOTATIONS_PER_REQUEST = 50
@@ -61,7 +76,9 @@ def read_baseline(client: Github, context: GitHubContext, check_name: str) -> tu
                 return digest, f"base {pull.base_sha[:12]}"
             return None, f"no baseline: the base commit's {check_name!r} check run holds no readable digest"
     except GithubException as error:
-        return None, f"no baseline: reading the base commit's check runs failed ({_describe(error)})"
+        return None, f"no baseline: reading the base commit's check runs failed ({describe(error)})"
+    except GitHubDidNotAnswer as error:
+        return None, f"no baseline: {error}"
     return None, f"no baseline: the base commit {pull.base_sha[:12]} has no {check_name!r} check run"
 
 
@@ -71,6 +88,7 @@ class Publisher:
         self.context = context
         self.check_name = check_name
         self.repo: Repository = client.get_repo(context.repository, lazy=True)
+        self.identity: str | None = None  # the token's own login, once a write has shown it
 
     def publish(
         self, ledger: Ledger, comment: str, check_run: CheckRunText, comment_mode: CommentMode, fail_on: FailOn
@@ -87,15 +105,19 @@ class Publisher:
             except ReadOnlyToken as refusal:
                 result.problems.append(str(refusal))
                 break
+            except GitHubDidNotAnswer:  # the caller reports it, once, from the client's budget
+                break
             except GithubException as error:
-                result.problems.append(_describe(error))
+                result.problems.append(describe(error))
             except LimitError as error:  # e.g. an author's body leaves no room for the section
                 result.problems.append(error.one_line())
         return result
 
     def _check_run(self, ledger: Ledger, text: CheckRunText, fail_on: FailOn, result: Published) -> None:
         """Create the check run with the first 50 annotations, then PATCH the rest 50 at a time."""
-        annotations = [_annotation(fit_annotation(note)) for gate in ledger.gates for note in gate.annotations]
+        annotations = [
+            _annotation(fit_annotation(_revealed(note))) for gate in ledger.gates for note in gate.annotations
+        ]
         batches = [
             annotations[start : start + ANNOTATIONS_PER_REQUEST]
             for start in range(0, len(annotations), ANNOTATIONS_PER_REQUEST)
@@ -113,6 +135,8 @@ class Publisher:
                 output=output(batches[0] if batches else []),
             )
         )
+        if run.app is not None and run.app.slug:
+            self.identity = f"{run.app.slug}[bot]"
         for batch in batches[1:]:
             _write(functools.partial(run.edit, output=output(batch)))
         result.check_run_url = run.html_url
@@ -123,7 +147,7 @@ class Publisher:
             return
         issue = self.repo.get_issue(pull.number)
         marker = comment_marker(self.check_name)
-        ours = _our_comments(issue, marker)
+        ours = self._our_comments(issue, marker)
         if not ours and mode is CommentMode.FAILURES and ledger.verdict is Verdict.PASS:
             return
         if ours and mode is CommentMode.CHANGES and _verdict_of(ours[0].body) == ledger.verdict:
@@ -131,15 +155,34 @@ class Publisher:
             return
         if not ours:
             created = _write(lambda: issue.create_comment(body))
-            # Two runs at once may both have created one: keep the oldest, remove the rest. A token
-            # of a person (not a bot) finds none of its own: then the one just created is kept.
-            ours = _our_comments(issue, marker) or [created]
+            self.identity = self.identity or created.user.login
+            # Two runs at once may both have created one, and a run that does not know its identity
+            # finds its older comment only now: keep the oldest, remove the rest.
+            ours = self._our_comments(issue, marker) or [created]
         keep = ours[0]
         if keep.body != body:
-            _write(lambda: keep.edit(body))
+            try:
+                _write(lambda: keep.edit(body))
+            except UnknownObjectException:  # deleted since it was listed: by a person, or a concurrent run
+                keep = _write(lambda: issue.create_comment(body))
         for extra in ours[1:]:
-            _write(extra.delete)
+            try:
+                _write(extra.delete)
+            except UnknownObjectException:  # a concurrent run removed it first
+                continue
         result.comment_url = keep.html_url
+
+    def _our_comments(self, issue: Issue, marker: str) -> list[IssueComment]:
+        """The comments with our marker by the token's own account, oldest first; none while the
+        account is not known."""
+        if self.identity is None:
+            return []
+        found = [
+            comment
+            for comment in issue.get_comments()
+            if marker in (comment.body or "") and comment.user is not None and comment.user.login == self.identity
+        ]
+        return sorted(found, key=lambda comment: comment.id)
 
     def _pr_body(self, ledger: Ledger) -> None:
         pull_request = self.context.pull_request
@@ -155,25 +198,26 @@ class Publisher:
             _write(lambda: pull.edit(body=updated))
 
 
-def _our_comments(issue: Issue, marker: str) -> list[IssueComment]:
-    """The action's own comments for this check name, oldest first: the marker alone is not enough
-    (anyone can paste it), so the author must be a bot, as the workflow token's user is."""
-    found = [comment for comment in issue.get_comments() if marker in (comment.body or "") and _is_bot(comment.user)]
-    return sorted(found, key=lambda comment: comment.id)
-
-
 def _write(call: Callable[[], T]) -> T:
-    """Run one write; a refusal that names missing rights becomes ReadOnlyToken."""
+    """Run one write; a 403 that names missing rights becomes ReadOnlyToken. A 404 is not one: the
+    thing written to is gone (a comment deleted meanwhile), which the caller handles."""
     try:
         return call()
     except GithubException as error:
-        if error.status in (403, 404) and _not_accessible(error):
+        if error.status == 403 and _not_accessible(error):
             raise ReadOnlyToken(
-                f"GitHub refused to write ({_describe(error)}): this token cannot write to the pull request."
+                f"GitHub refused to write ({describe(error)}): this token cannot write to the pull request."
                 f" A pull request from a fork or from Dependabot gets a read-only token; see {FORK_RECIPE}."
                 " Otherwise grant the workflow `checks: write` and `pull-requests: write`."
             ) from error
         raise
+
+
+def _revealed(note: Annotation) -> Annotation:
+    """An annotation's title and message with invisible characters shown (GitHub shows them as
+    plain text); its path stays as it is, the file's own name, for GitHub to place it."""
+    title = reveal_invisible(note.title) if note.title else note.title
+    return replace(note, title=title, message=reveal_invisible(note.message))
 
 
 def _annotation(note: Annotation) -> dict[str, str | int]:
@@ -194,16 +238,12 @@ def _verdict_of(body: str | None) -> Verdict | None:
     return Verdict(found.group(1)) if found else None
 
 
-def _is_bot(user: object) -> bool:
-    return getattr(user, "type", None) == "Bot"
-
-
 def _not_accessible(error: GithubException) -> bool:
     data = error.data if isinstance(error.data, dict) else {}
     message = str(data.get("message", ""))
-    return "not accessible" in message or "Must have admin rights" in message or error.status == 404
+    return "not accessible" in message or "Must have admin rights" in message
 
 
-def _describe(error: GithubException) -> str:
+def describe(error: GithubException) -> str:
     data = error.data if isinstance(error.data, dict) else {}
     return f"{error.status} {data.get('message', error.data)}"

@@ -28,7 +28,13 @@ from evidence_gate.render.context import (
     comment_marker,
 )
 from evidence_gate.render.environment import MissingCommentMarker, TemplateError, _environment, _render
-from evidence_gate.render.escaping import ZERO_WIDTH_SPACE, code_block, escape_html, escape_markdown
+from evidence_gate.render.escaping import (
+    ZERO_WIDTH_SPACE,
+    code_block,
+    escape_html,
+    escape_markdown,
+    reveal_invisible,
+)
 from evidence_gate.render.fitting import (
     ANNOTATION_MESSAGE_LIMIT,
     ANNOTATION_TITLE_LIMIT,
@@ -62,6 +68,7 @@ __all__ = [
     "render_job_summary",
     "render_pr_section",
     "render_report",
+    "reveal_invisible",
 ]
 
 

@@ -1,7 +1,8 @@
 """Escaping untrusted text for GitHub Markdown. Escaping is explicit, through three template filters:
 `md` (inline Markdown, table cells included), `html` (text inside an HTML block, such as a
 `<summary>`) and `fence` (a fenced code block). Untrusted values reach templates wrapped
-(`_Untrusted`), and a template that prints one without a filter is an error, not a leak.
+(`_Untrusted`), and a template that prints one without a filter is an error, not a leak. Each filter
+also shows invisible characters (`reveal_invisible`), so a name reads as what it is.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ class _Untrusted(str):
     __slots__ = ()
 
 
+# Characters a reader cannot see that change what the text around them reads as: bidirectional
+# embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), the Arabic letter mark
+# (U+061C), zero-width spaces, joiners and marks (U+200B-U+200F), the word joiner and invisible
+# operators (U+2060-U+2064), the byte-order mark (U+FEFF) and the tag characters (U+E0000-U+E007F).
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
 # Everything that is not a tab, a newline or printable: terminal colours, NUL, C1 controls.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # GitHub links these on github.com after Markdown is rendered, in any text node: mentions (`@user`,
@@ -35,9 +41,17 @@ _COMMENT_OPEN = re.compile(r"<!--")
 _COMMENT_CLOSE = re.compile(r"-->")
 
 
+def reveal_invisible(text: str) -> str:
+    """Each invisible character as its code point in sight (`<U+202E>`), so `test_refund` followed
+    by a right-to-left override cannot be made to read as another name. For plain-text outputs
+    too: annotations and workflow-command lines."""
+    return _INVISIBLE.sub(lambda match: f"<U+{ord(match.group(0)):04X}>", text)
+
+
 def _fold(text: str) -> str:
-    """One line: every run of whitespace (newlines included) becomes one space, controls go."""
-    return " ".join(word for word in (_CONTROL.sub("", word) for word in text.split()) if word)
+    """One line, invisible characters shown: every run of whitespace (newlines included) becomes
+    one space, controls go."""
+    return " ".join(word for word in (_CONTROL.sub("", word) for word in reveal_invisible(text).split()) if word)
 
 
 def escape_markdown(text: str) -> str:
@@ -70,7 +84,7 @@ def code_block(text: str) -> str:
     run in it. Entities are not decoded in code, so an HTML comment opener or closer is broken with
     a literal zero-width space instead: the raw Markdown then holds no marker but ours. GitHub does
     not link mentions or references in code."""
-    body = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).rstrip("\n")
+    body = _CONTROL.sub("", reveal_invisible(text).replace("\r\n", "\n").replace("\r", "\n")).rstrip("\n")
     body = _COMMENT_CLOSE.sub("--" + ZERO_WIDTH_SPACE + ">", _COMMENT_OPEN.sub("<!" + ZERO_WIDTH_SPACE + "--", body))
     longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
     fence = "`" * max(3, longest + 1)

@@ -16,11 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from github import Github, GithubException, UnknownObjectException
+
 from evidence_gate.action import checked_ledger, exit_code_of, notice, publish_ledger, warning
 from evidence_gate.errors import UsageError
-from evidence_gate.github.client import make_client
-from evidence_gate.github.context import load_context
+from evidence_gate.github.client import GitHubDidNotAnswer, WaitBudget, make_client
+from evidence_gate.github.context import GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary
+from evidence_gate.github.publish import describe
 from evidence_gate.ledger import read_ledger
 from evidence_gate.pipeline import PullRequest
 from evidence_gate.render import render_job_summary
@@ -33,7 +36,8 @@ EPILOG = (
     "Needs GITHUB_REPOSITORY, GITHUB_API_URL and a token (INPUT_GITHUB-TOKEN or GITHUB_TOKEN). The check name "
     "comes from this job's configuration, never from the ledger. Exit codes: 0 published, and the check run's "
     "conclusion is not a failure (see fail-on); 1 published, conclusion failure; 2 usage error (an invalid "
-    "ledger, one that names no head or is not about the pull request's head, or made for another check name)."
+    "ledger, one that names no head or is not about the pull request's head, or made for another check name; a "
+    "pull request GitHub does not know, or cannot be read)."
 )
 
 
@@ -51,23 +55,36 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     settings = resolve(Path(args.repo), {}, os.environ, None)
     if not settings.github_token:
         raise UsageError("publish: no token (set INPUT_GITHUB-TOKEN or GITHUB_TOKEN)")
-    client = make_client(settings.github_token, context.api_url)
+    budget = WaitBudget(settings.api_wait_seconds)
+    client = make_client(settings.github_token, context.api_url, budget)
     if context.pull_request is not None:
         # The event is untrusted: only its number is used; the shas come from GitHub itself.
-        pull = client.get_repo(context.repository, lazy=True).get_pull(context.pull_request.number)
-        context = replace(
-            context,
-            pull_request=PullRequest(
-                number=pull.number, base_sha=pull.base.sha, head_sha=pull.head.sha, body=pull.body or ""
-            ),
-        )
+        context = replace(context, pull_request=_current_pull(client, context, context.pull_request.number))
     ledger = checked_ledger(ledger, context, settings)
     write_job_summary(os.environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     published = publish_ledger(client, context, settings, ledger)
     for problem in published.problems:
         warning(sys.stdout, problem)
+    if budget.gave_up is not None:
+        warning(sys.stdout, f"{budget.gave_up}: the result is in the job summary and the ledger")
     if args.json:
         print_json({"comment_url": published.comment_url, "check_run_url": published.check_run_url}, out)
     else:
         notice(out, f"published {ledger.verdict}: {published.check_run_url or 'no check run'}")
     return exit_code_of(ledger, settings)
+
+
+def _current_pull(client: Github, context: GitHubContext, number: int) -> PullRequest:
+    """The pull request as GitHub has it now; one it does not know, or will not show, is an error."""
+    where = f"pull request #{number} of {context.repository}"
+    try:
+        pull = client.get_repo(context.repository, lazy=True).get_pull(number)
+        return PullRequest(number=pull.number, base_sha=pull.base.sha, head_sha=pull.head.sha, body=pull.body or "")
+    except UnknownObjectException as error:
+        raise UsageError(
+            f"publish: GitHub has no {where} (404): check the event file, and that the token can read the repository"
+        ) from error
+    except GithubException as error:
+        raise UsageError(f"publish: GitHub refused to show {where} ({describe(error)})") from error
+    except GitHubDidNotAnswer as error:
+        raise UsageError(f"publish: cannot read {where}: {error}") from error
