@@ -99,3 +99,13 @@ class DocumentParser(ABC):
     @abstractmethod
     def parse(self, path: Path) -> Reading:
         """Read the file; malformed content is a Reading without counts and with the reason."""
+
+
+SHOWN_CHARS = 200
+
+
+def clip(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` as kept in a reason or a note: at most `limit` characters, and says so when cut, so a
+    hostile 1 MB name or error line costs no more than a short one."""
+    text = text.strip()
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more characters)"
