@@ -13,6 +13,7 @@ read in one pass and bounded memory. When it is done it says one of three things
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,3 +110,11 @@ def clip(text: str, limit: int = SHOWN_CHARS) -> str:
     hostile 1 MB name or error line costs no more than a short one."""
     text = text.strip()
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+
+
+def name_key(name: str) -> str:
+    """A name as kept in a parser's state: clipped, with a digest of the whole name, so that two long
+    names that share their first characters stay two and neither costs more than a short one."""
+    if len(name) <= SHOWN_CHARS:
+        return name
+    return f"{clip(name)} #{hashlib.blake2b(name.encode(), digest_size=8).hexdigest()}"

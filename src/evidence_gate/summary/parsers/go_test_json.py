@@ -19,14 +19,13 @@ reading unparsed; package names are kept clipped.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import SHOWN_CHARS, ZERO, LineParser, Reading, clip
+from evidence_gate.summary.base import ZERO, LineParser, Reading, name_key
 from evidence_gate.summary.parsers.go_test import GoBuildFailures
 
 _ACTION = re.compile(r'"Action"\s*:\s*"([a-z-]+)"')
@@ -41,13 +40,6 @@ class _Package:
     failed_tests: int = 0
     ran_tests: bool = False
     finished: bool = False
-
-
-def _key(package: str) -> str:
-    """A package's name as kept: clipped, with a digest of the whole name so that two long names stay two."""
-    if len(package) <= SHOWN_CHARS:
-        return package
-    return f"{clip(package)} #{hashlib.blake2b(package.encode(), digest_size=8).hexdigest()}"
 
 
 class GoTestJsonParser(LineParser):
@@ -121,7 +113,7 @@ class GoTestJsonParser(LineParser):
             record.finished = True
 
     def _record(self, package: str) -> _Package | None:
-        key = _key(package)
+        key = name_key(package)
         record = self._packages.get(key)
         if record is None and len(self._packages) < _MAX_PACKAGES:
             record = self._packages[key] = _Package()
