@@ -146,3 +146,33 @@ def test_json_that_is_not_test2json_is_not_claimed() -> None:
     assert read('{"numPassedTests": 3, "numFailedTests": 0, "success": true}') is None
     assert read('{ "type": "suite", "event": "ok", "passed": 2, "failed": 0 }') is None
     assert read("=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \texample.com/fx/a\t0.01s") is None
+
+
+def test_go_1_20_build_failure_as_a_package_output_and_fail_event_is_unparsed() -> None:
+    reading = read(
+        "# example.com/fx/a [example.com/fx/a.test]",
+        "a/a_test.go:3:2: undefined: nope",
+        event("start", "example.com/fx/a"),
+        event("output", "example.com/fx/a", Output="FAIL\texample.com/fx/a [build failed]\n"),
+        event("fail", "example.com/fx/a", Elapsed=0),
+        event("run", "example.com/fx/b", "TestB"),
+        event("pass", "example.com/fx/b", "TestB"),
+        event("pass", "example.com/fx/b"),
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before the tests of 1 package(s) ran: example.com/fx/a [build failed]: "
+        "a/a_test.go:3:2: undefined: nope; only 1 other package(s) ran their tests: 1 passed, 0 failed, 0 skipped"
+    )
+
+
+def test_a_test_printing_a_build_failure_line_is_its_output() -> None:
+    reading = read(
+        event("run", "example.com/fx/a", "TestA"),
+        event("output", "example.com/fx/a", "TestA", Output="FAIL\texample.com/fx/z [build failed]\n"),
+        event("pass", "example.com/fx/a", "TestA"),
+        event("pass", "example.com/fx/a"),
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)

@@ -33,12 +33,14 @@ _RESULTS = {"pass", "fail", "skip"}
 _READ = _RESULTS | {"run", "start", "build-output"}
 _ONE_FAILED = Counts(passed=0, failed=1, skipped=0)
 _MAX_PACKAGES = 100_000
+_PACKAGE_BUILD_FAILED = ' failed]\\n"'  # the end of an output event's `FAIL\t<pkg> [build failed]\n`
 
 
 @dataclass
 class _Package:
     failed_tests: int = 0
     ran_tests: bool = False
+    build_failed: bool = False
     finished: bool = False
 
 
@@ -72,7 +74,7 @@ class GoTestJsonParser(LineParser):
             return
         self._events += 1
         action = match.group(1)
-        if action not in _READ:
+        if action not in _READ and not (action == "output" and _PACKAGE_BUILD_FAILED in line):
             return  # output, pause, cont, bench, build-fail...: the bulk of the stream, not needed
         try:
             event = json.loads(line)
@@ -90,7 +92,11 @@ class GoTestJsonParser(LineParser):
         if not isinstance(package, str):
             return
         record = self._record(package)
-        if record is None or action not in _RESULTS:
+        if record is None:
+            return
+        if action == "output" and not event.get("Test"):
+            self._package_output(record, event.get("Output"))
+        if action not in _RESULTS:
             return
         if event.get("Test"):
             record.ran_tests = True
@@ -101,8 +107,9 @@ class GoTestJsonParser(LineParser):
             else:
                 record.failed_tests += 1
                 self._counts = self._counts + _ONE_FAILED
-        elif action == "fail" and event.get("FailedBuild"):
-            self._build_failures.failed(package, "build")
+        elif action == "fail" and (record.build_failed or event.get("FailedBuild")):
+            if not record.build_failed:
+                self._build_failures.failed(package, "build")
             record.finished = True
         elif action == "fail" and not record.failed_tests:
             # The package's tests ran and it failed without a failing test: a panic in TestMain or a timeout.
@@ -111,6 +118,14 @@ class GoTestJsonParser(LineParser):
             self._counts = self._counts + _ONE_FAILED
         else:
             record.finished = True
+
+    def _package_output(self, record: _Package, output: object) -> None:
+        """Go 1.20 to 1.23 report a package that failed to build only in its own output event
+        (`FAIL\t<pkg> [build failed]`) and a package `fail` event, as if its tests had failed."""
+        if isinstance(output, str):
+            failures = self._build_failures.count
+            self._build_failures.feed(output.rstrip("\n"))
+            record.build_failed = self._build_failures.count > failures
 
     def _record(self, package: str) -> _Package | None:
         key = name_key(package)
