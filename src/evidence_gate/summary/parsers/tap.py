@@ -13,7 +13,9 @@ subtest) reads as that directive says, and an empty group counts nothing.
 
 A stream that breaks its plan (more or fewer tests than planned, or no plan at all) or dies
 (prove's `Dubious, test returned N`, `Failed N/M subtests`, `No subtests run`) counts as one failed
-test unless it already shows a failed test: errors count as failed. A bail-out (`Bail out!` in the
+test unless it already shows a failed test: errors count as failed. One that dies before any of its
+tests (a test file that does not compile) ran none of them: the reading is unparsed, "a test file
+died before any of its tests ran". A bail-out (`Bail out!` in the
 TAP, prove's `Bailout called.` / `FAILED--Further testing stopped:`) stops the run before its other
 tests: the reading is unparsed, "the run bailed out: <reason>", never a count. Streams are told apart
 by prove's `t/file.t .. ` lines, `TAP version` lines, and a plan or a test number 1 that starts
@@ -73,6 +75,8 @@ class TapParser(LineParser):
         self._tap_tests = 0  # top-level test lines of all streams, prove's `Tests=`
         self._errors = 0  # streams counted as one failed test
         self._bailed: str | None = None  # the bail-out's reason
+        self._died_before_tests = 0  # broken streams without a test line: they died before their tests
+        self._first_died = ""
         self._prove_tests: int | None = None
         self._prove_result: str | None = None
         self._yaml_indent: int | None = None
@@ -100,6 +104,9 @@ class TapParser(LineParser):
         else:
             broken_plan = self._plan != self._top_level
         self._broken = self._broken or broken_plan
+        if self._broken and not self._top_level and not self._skip_all:
+            self._died_before_tests += 1
+            self._first_died = self._first_died or (self._file and clip(self._file)) or "a TAP stream"
         if self._broken and not self._stream_failed:
             self._total = self._total + _FAILED
             self._errors += 1
@@ -270,6 +277,9 @@ class TapParser(LineParser):
             return None
         if self._bailed is not None:
             return self.reading(None, f"the run bailed out: {self._bailed} (the tests after it never ran)")
+        if self._died_before_tests:
+            more = f" (and {self._died_before_tests - 1} more)" if self._died_before_tests > 1 else ""
+            return self.reading(None, f"a test file died before any of its tests ran: {self._first_died}{more}")
         if self._prove_tests is not None and self._prove_tests != self._tap_tests:
             if not self._tap_tests:
                 return self.reading(
