@@ -124,3 +124,9 @@ def test_a_failing_before_all_hook_counts_its_file_as_one_failed() -> None:
     )
     assert reading is not None
     assert reading.counts == Counts(passed=2, failed=1, skipped=1)
+
+
+def test_a_test_s_output_ending_in_zero_tests_is_not_a_file_that_failed_to_load() -> None:
+    reading = read(RUN + "stdout | a.test.js > counts\nselected (0 tests)\n\n" + final("1 passed (1)", "1 passed (1)"))
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)

@@ -94,7 +94,7 @@ class CtestParser(LineParser):
             self._in_run = True
         elif _BUILD_FAILED.match(line):
             self._build_failed = True
-        elif not self._first_error and _BUILD_ERROR.search(line):
+        elif not self._first_error and "rror" in line and _BUILD_ERROR.search(line):
             self._first_error = clip(line)
 
     def _close(self) -> None:

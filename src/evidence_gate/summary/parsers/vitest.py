@@ -40,6 +40,7 @@ _FAILED_SUITES = re.compile(r"(?:^|⎯) ?Failed Suites (?P<count>\d+) ?(?:⎯|$)
 _NO_FILES = re.compile(r"^No test files found, exiting with code \d+$")
 # The end of a file's own line (`broken.test.js (0 test)`, after a marker) when it collected no test.
 _NOT_LOADED = ("(0 test)", "(0 tests)")
+_FILE_LINE = re.compile(r"^ *[^\w\s] \S")  # a marker, a space, the file: not a test's own output
 _FILE_BANNER = " FAIL  "  # ` FAIL  broken.test.js [ broken.test.js ]` under the Failed Suites banner
 _BLOCK_TAIL = re.compile(r"^ *(?:Type Errors|Errors|Start at|Duration)  ")
 
@@ -87,7 +88,7 @@ class VitestParser(LineParser):
             self._started = True
         elif "Failed Suites" in line and (banner := _FAILED_SUITES.search(line)):
             self._failed_suites = int(banner["count"])
-        elif line.endswith(_NOT_LOADED):
+        elif line.endswith(_NOT_LOADED) and _FILE_LINE.match(line):
             if not self._unloaded:
                 self._unloaded = clip(line.strip()[2:].rpartition(" (")[0])
         elif line.startswith(_FILE_BANNER) and self._unloaded and line[len(_FILE_BANNER) :].startswith(self._unloaded):
