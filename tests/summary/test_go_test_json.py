@@ -148,7 +148,7 @@ def test_json_that_is_not_test2json_is_not_claimed() -> None:
     assert read("=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \texample.com/fx/a\t0.01s") is None
 
 
-def test_go_1_20_build_failure_as_a_package_output_and_fail_event_is_unparsed() -> None:
+def test_a_build_failed_package_output_is_unparsed_without_the_failed_build_field() -> None:
     reading = read(
         "# example.com/fx/a [example.com/fx/a.test]",
         "a/a_test.go:3:2: undefined: nope",

@@ -120,8 +120,8 @@ class GoTestJsonParser(LineParser):
             record.finished = True
 
     def _package_output(self, record: _Package, output: object) -> None:
-        """Go 1.20 to 1.23 report a package that failed to build only in its own output event
-        (`FAIL\t<pkg> [build failed]`) and a package `fail` event, as if its tests had failed."""
+        """A package's own output event `FAIL\t<pkg> [build failed]` (Go 1.24 writes it before the
+        package's `fail` event) marks it as not built, whether or not that event carries `FailedBuild`."""
         if isinstance(output, str):
             failures = self._build_failures.count
             self._build_failures.feed(output.rstrip("\n"))
