@@ -176,3 +176,16 @@ def test_a_test_printing_a_build_failure_line_is_its_output() -> None:
     )
     assert reading is not None
     assert reading.counts == Counts(passed=1, failed=0, skipped=0)
+
+
+def test_a_build_fail_event_alone_makes_the_run_unparsed() -> None:
+    reading = read(
+        '{"ImportPath":"example.com/fx/a.test","Action":"build-output","Output":"# example.com/fx/a\\n"}',
+        '{"ImportPath":"example.com/fx/a.test","Action":"build-fail"}',
+        event("run", "example.com/fx/b", "TestB"),
+        event("pass", "example.com/fx/b", "TestB"),
+        event("pass", "example.com/fx/b"),
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "example.com/fx/a.test [build failed]" in reading.reason

@@ -31,7 +31,8 @@ _PACKAGE_PREFIXES = ("ok  \t", "FAIL\t", "?   \t")
 _PACKAGE = re.compile(r"^(ok|FAIL|\?) *\t(\S+)(\t.*| \[\w+ failed\])$")
 _RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): \S.* \(\d[\d.]*\s?s(?:econds)?\)$")
 _NO_TESTS = ("[no test files]", "[no tests to run]")
-_BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
+# `FAIL\t<pkg> [build failed]` (or `[setup failed]`): a package that ran no test.
+BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
 
 
 @dataclass
@@ -50,7 +51,7 @@ class GoBuildFailures:
     def feed(self, line: str) -> None:
         """A plain line of go's build output (stderr in every mode, `build-output` events in Go 1.24's `-json`)."""
         if line.startswith("FAIL\t"):
-            if match := _BUILD_FAILED.match(line):
+            if match := BUILD_FAILED.match(line):
                 self.failed(match.group(1), match.group(2))
         elif line.startswith("# "):
             self._header = clip(line[2:].split(" ", 1)[0])

@@ -9,8 +9,8 @@ A package that fails without a failing test event (a panic in TestMain, a timeou
 failed test: errors count as failed. A package that go could not build, set up or vet ran no test:
 the reading is unparsed, "the build failed before any test ran", as for plain `go test`. Go before
 1.24 emits no JSON at all for such a package, only the plain `FAIL\\t<pkg> [build failed]` line on
-stderr, which is read too; Go 1.24 adds `build-output` events and a package `fail` event with
-`FailedBuild`.
+stderr, which is read too; Go 1.24 adds `build-output` and `build-fail` events and a package `fail`
+event with `FailedBuild`, and a `build-fail` event alone is enough.
 
 Each line is read in bounded time and memory: test2json events are flat objects, so a line nested
 deeper than JSON allows, or not JSON at all, is an event this parser cannot read and makes the
@@ -26,11 +26,11 @@ from typing import ClassVar
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import ZERO, LineParser, Reading, name_key
-from evidence_gate.summary.parsers.go_test import GoBuildFailures
+from evidence_gate.summary.parsers.go_test import BUILD_FAILED, GoBuildFailures
 
 _ACTION = re.compile(r'"Action"\s*:\s*"([a-z-]+)"')
 _RESULTS = {"pass", "fail", "skip"}
-_READ = _RESULTS | {"run", "start", "build-output"}
+_READ = _RESULTS | {"run", "start", "build-output", "build-fail"}
 _ONE_FAILED = Counts(passed=0, failed=1, skipped=0)
 _MAX_PACKAGES = 100_000
 _PACKAGE_BUILD_FAILED = ' failed]\\n"'  # the end of an output event's `FAIL\t<pkg> [build failed]\n`
@@ -60,6 +60,7 @@ class GoTestJsonParser(LineParser):
         self._events = 0
         self._malformed = 0
         self._build_failures = GoBuildFailures()
+        self._build_fail_events = 0
 
     def feed(self, line: str) -> None:
         if line.startswith("{"):
@@ -75,7 +76,7 @@ class GoTestJsonParser(LineParser):
         self._events += 1
         action = match.group(1)
         if action not in _READ and not (action == "output" and _PACKAGE_BUILD_FAILED in line):
-            return  # output, pause, cont, bench, build-fail...: the bulk of the stream, not needed
+            return  # output, pause, cont, bench...: the bulk of the stream, not needed
         try:
             event = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
@@ -87,6 +88,12 @@ class GoTestJsonParser(LineParser):
             output = event.get("Output")
             if isinstance(output, str):
                 self._build_failures.feed(output.rstrip("\n"))
+            return
+        if action == "build-fail":
+            built = event.get("ImportPath")
+            if isinstance(built, str):
+                self._build_fail_events += 1
+                self._build_failures.failed(built.split(" ", 1)[0], "build")
             return
         package = event.get("Package")
         if not isinstance(package, str):
@@ -108,7 +115,7 @@ class GoTestJsonParser(LineParser):
                 record.failed_tests += 1
                 self._counts = self._counts + _ONE_FAILED
         elif action == "fail" and (record.build_failed or event.get("FailedBuild")):
-            if not record.build_failed:
+            if not (record.build_failed or self._build_fail_events):
                 self._build_failures.failed(package, "build")
             record.finished = True
         elif action == "fail" and not record.failed_tests:
@@ -122,10 +129,11 @@ class GoTestJsonParser(LineParser):
     def _package_output(self, record: _Package, output: object) -> None:
         """A package's own output event `FAIL\t<pkg> [build failed]` (Go 1.24 writes it before the
         package's `fail` event) marks it as not built, whether or not that event carries `FailedBuild`."""
-        if isinstance(output, str):
-            failures = self._build_failures.count
-            self._build_failures.feed(output.rstrip("\n"))
-            record.build_failed = self._build_failures.count > failures
+        match = BUILD_FAILED.match(output.rstrip("\n")) if isinstance(output, str) else None
+        if match:
+            record.build_failed = True
+            if not self._build_fail_events:  # Go 1.24's `build-fail` events already counted it
+                self._build_failures.failed(match.group(1), match.group(2))
 
     def _record(self, package: str) -> _Package | None:
         key = name_key(package)
