@@ -290,6 +290,58 @@ fn api_div() {
 }
 EOF
 
+# ---------------------------------------------------------------- workspace-error
+# A workspace of two crates: `good` compiles and its 1 unit test passes; `bad`'s tests/api.rs
+# does not compile. One `cargo test` runs nothing at all; run per crate (as CI scripts do), the
+# log holds `good`'s run and then `bad`'s compile error.
+d="$work/workspace-error"
+mkdir -p "$d/good/src" "$d/bad/src" "$d/bad/tests"
+cat >"$d/Cargo.toml" <<'EOF'
+[workspace]
+members = ["good", "bad"]
+resolver = "2"
+EOF
+for crate in good bad; do
+  cat >"$d/$crate/Cargo.toml" <<EOF
+[package]
+name = "$crate"
+version = "0.1.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+EOF
+done
+cat >"$d/good/src/lib.rs" <<'EOF'
+//! The workspace's crate that compiles.
+
+pub fn add(a: i32, b: i32) -> i32 {
+    a + b
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn add_works() {
+        assert_eq!(super::add(2, 2), 4);
+    }
+}
+EOF
+cat >"$d/bad/src/lib.rs" <<'EOF'
+//! The workspace's crate whose integration test does not compile.
+
+pub fn sub(a: i32, b: i32) -> i32 {
+    a - b
+}
+EOF
+cat >"$d/bad/tests/api.rs" <<'EOF'
+#[test]
+fn api_sub() {
+    let total: String = bad::sub(3, 1);
+    assert_eq!(total, "2");
+}
+EOF
+
 # ---------------------------------------------------------------- noisy-green
 # Every test passes; one renders compiler-style diagnostics and prints them to stdout, so with
 # --nocapture `error[E0308]: mismatched types` stands at the start of a line of a green run.
@@ -332,6 +384,12 @@ for c in success failure zero-tests all-skipped mixed load-error noisy-green; do
   # the junit report is stdout only; no file is kept where libtest wrote none
   capture_stdout --drop-empty "$out/$c.junit.xml" env RUSTC_BOOTSTRAP=1 cargo test "${junit_args[@]}"
 done
+
+cd "$work/workspace-error"
+cargo clean -q
+capture "$out/workspace-error.log" cargo test
+cargo clean -q
+capture "$out/workspace-error.per-crate.log" sh -c 'cargo test -p good && cargo test -p bad'
 
 cargo --version
 rustc --version

@@ -156,5 +156,17 @@ cp "$work/load-error-configure/junit.xml" "$out/load-error.configure.junit.xml"
 rm -rf build
 capture_tty "$out/load-error.configure.tty.log" "cmake -S . -B build; cd build && ctest --output-on-failure --output-junit '$work/load-error-configure/junit-tty.xml'"
 
+# stale-build: a first build succeeds; then unit.c is broken (as by a pull request's change), the
+# rebuild fails, and ctest runs the executable left by the first build: its tests pass.
+new_project stale-build 2 '
+add_test(NAME add COMMAND unit add)
+add_test(NAME sub COMMAND unit sub)
+add_test(NAME mul COMMAND unit mul)'
+cd "$work/stale-build"
+cmake -S . -B build >/dev/null
+cmake --build build >/dev/null
+sed -i 's/static int t_mul(void) { EXPECT_EQ(mul(4, 3), 12);/static int t_mul(void) { EXPECT_EQ(mul(4, 3), 12)/' unit.c
+capture "$out/stale-build.log" bash -c "cmake --build build; cd build && ctest --output-on-failure"
+
 cmake --version | head -1
 ctest --version | head -1

@@ -294,6 +294,62 @@ func TestSub(t *testing.T) {
 }
 EOF
 
+# ---------------------------------------------------------------- build-error
+# Nothing runs: calc.go does not compile, and text's test imports a package the module does not
+# have (go reports that one as `[setup failed]`).
+d=$(new_module build-error)
+write_lib "$d"
+cat >"$d/calc/calc.go" <<'EOF'
+// Package calc is a tiny arithmetic package used as a test subject.
+package calc
+
+func Add(a, b int) int { return a + b + "1" }
+EOF
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Error("Add")
+	}
+}
+EOF
+cat >"$d/text/text_test.go" <<'EOF'
+package text
+
+import (
+	"testing"
+
+	"example.com/fx/missing"
+)
+
+func TestUpper(t *testing.T) {
+	if Upper(missing.Word) != "GO" {
+		t.Error("Upper")
+	}
+}
+EOF
+
+# ---------------------------------------------------------------- vet-error
+# calc's test compiles, but the vet checks `go test` runs first find a Printf format mismatch,
+# so none of calc's tests runs; text has no vet finding and runs.
+d=$(new_module vet-error)
+write_lib "$d"
+write_text_passing "$d"
+cat >"$d/calc/calc_test.go" <<'EOF'
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) {
+	if got := Add(2, 3); got != 5 {
+		t.Errorf("Add(2, 3) = %s, want 5", got)
+	}
+}
+EOF
+
 # ---------------------------------------------------------------- noisy-green
 # Every test passes, but the tests print what looks like failure markers on purpose: a parser's
 # test named TestInvalidSyntaxError that writes a build header and a compile error to stdout (as
@@ -335,7 +391,7 @@ EOF
 
 # ---------------------------------------------------------------- run
 # -count=1 disables the test-result cache so every capture really runs the tests.
-for c in success failure zero-tests all-skipped mixed load-error noisy-green; do
+for c in success failure zero-tests all-skipped mixed load-error build-error vet-error noisy-green; do
   cd "$work/$c"
   capture "$out/$c.log" go test -count=1 ./...
   capture "$out/$c.v.log" go test -count=1 -v ./...

@@ -186,6 +186,18 @@ for c in $cases; do
   unset JEST_JUNIT_OUTPUT_DIR JEST_JUNIT_OUTPUT_NAME
 done
 run_piped "$dest/zero-tests.pass-with-no-tests.log" "$s/zero-tests" "$bin/jest" --passWithNoTests
+# missing-module: the only suite requires a module that does not exist, so no test runs at all.
+mkdir -p "$s/missing-module"
+printf "module.exports = { cacheDirectory: '<rootDir>/.jest-cache' };\n" >"$s/missing-module/jest.config.js"
+cat >"$s/missing-module/missing.test.js" <<'EOF'
+const { add } = require('./no-such-module');
+
+test('adds', () => {
+  expect(add(1, 1)).toBe(2);
+});
+EOF
+run_piped "$dest/missing-module.log" "$s/missing-module" "$bin/jest"
+run_tty "$dest/missing-module.tty.log" "$s/missing-module" "$bin/jest"
 
 # =================================================================== vitest
 s="$proj/vitest"
@@ -325,6 +337,18 @@ for c in $cases; do
   run_tty "$dest/$c.tty.log" "$s/$c" "$bin/vitest run --reporter=default --reporter=junit --outputFile.junit=report-tty.xml"
 done
 run_piped "$dest/zero-tests.pass-with-no-tests.log" "$s/zero-tests" "$bin/vitest" run --passWithNoTests
+# missing-module: the only test file imports a module that does not exist, so no test runs at all.
+mkdir -p "$s/missing-module"
+cat >"$s/missing-module/missing.test.js" <<'EOF'
+import { expect, test } from 'vitest';
+import { add } from './no-such-module.js';
+
+test('adds', () => {
+  expect(add(1, 1)).toBe(2);
+});
+EOF
+run_piped "$dest/missing-module.log" "$s/missing-module" "$bin/vitest" run
+run_tty "$dest/missing-module.tty.log" "$s/missing-module" "$bin/vitest run"
 
 # ==================================================================== mocha
 s="$proj/mocha"

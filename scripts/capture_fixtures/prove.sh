@@ -159,5 +159,32 @@ for c in success failure zero-tests all-skipped mixed load-error; do
   capture_stdout "$out/$c.junit.xml" prove --formatter TAP::Formatter::JUnit
 done
 
+# ---------------------------------------------------------------- bail-out
+# 02 passes one test, then calls BAIL_OUT: prove stops, and 03 never runs. Captured from prove
+# (plain and -v) and as the raw TAP stream of the file run on its own.
+d=$(new_suite bail-out)
+write_basic_passing "$d"
+cat >"$d/t/02-bail.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1, 'connects');
+BAIL_OUT('database went away');
+ok(1, 'queries');
+ok(1, 'disconnects');
+EOF
+cat >"$d/t/03-after.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 1;
+
+ok(1, 'never run: prove stopped at the bail-out');
+EOF
+cd "$d"
+capture "$out/bail-out.log" prove
+capture "$out/bail-out.verbose.log" prove -v
+capture "$out/bail-out.raw.log" perl t/02-bail.t
+
 prove --version
 perl -MTAP::Formatter::JUnit -e 'print "TAP::Formatter::JUnit $TAP::Formatter::JUnit::VERSION\n"'

@@ -60,14 +60,42 @@ def test_terminal_charset_escapes_are_removed_by_the_line_cleaner() -> None:
     assert reading.counts == Counts(passed=1, failed=0, skipped=0)
 
 
-def test_a_crate_whose_test_targets_do_not_compile_counts_once() -> None:
+def test_test_targets_that_do_not_compile_are_unparsed_with_the_first_error() -> None:
     reading = read(
         "error[E0425]: cannot find value `x` in this scope\n"
+        " --> src/lib.rs:3:5\n"
         "error: could not compile `fx` (lib test) due to 1 previous error\n"
         'error: could not compile `fx` (test "api") due to 1 previous error\n'
     )
     assert reading is not None
-    assert reading.counts == Counts(passed=0, failed=1, skipped=0)
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before any test ran: `fx` (lib test) did not compile: "
+        "error[E0425]: cannot find value `x` in this scope at src/lib.rs:3:5 (and 1 more target(s))"
+    )
+
+
+def test_a_compile_error_printed_by_a_running_test_is_its_output() -> None:
+    reading = read(
+        "running 1 test\n"
+        "error[E0308]: mismatched types\n"
+        "error: could not compile `probe` (lib) due to 1 previous error\n"
+        "test probes::rejects_bad_code ... ok\n"
+        "\n"
+        "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.20s\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)
+
+
+def test_a_libtest_json_line_nested_100000_deep_is_not_a_traceback() -> None:
+    reading = read(
+        '{ "type": "suite", "event": "started", "test_count": 1 }\n'
+        '{ "type": "test", "name": ' + "[" * 100_000 + "]" * 100_000 + " }\n"
+        '{ "type": "suite", "event": "ok", "passed": 1, "failed": 0, "ignored": 0, "measured": 0 }\n'
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)
 
 
 def test_a_plain_cargo_build_failure_is_not_a_test_run() -> None:

@@ -69,14 +69,45 @@ def test_a_did_not_run_list_longer_than_the_total_is_unparsed() -> None:
     assert reading.counts is None
 
 
-def test_a_configure_error_counts_one_failed_even_when_stale_tests_ran() -> None:
+def test_a_configure_error_is_unparsed_even_when_stale_tests_ran() -> None:
     reading = read(
         "CMake Error at CMakeLists.txt:3 (oops):\n-- Configuring incomplete, errors occurred!\n"
         "Test project /tmp/b\n1/1 Test #1: a ....   Passed    0.00 sec\n\n"
         "100% tests passed, 0 tests failed out of 1\n"
     )
     assert reading is not None
-    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before any test ran: CMake's configure step failed: CMake Error at CMakeLists.txt:3 (oops):"
+    )
+
+
+def test_a_missing_executable_beside_tests_that_ran_is_unparsed() -> None:
+    reading = read(
+        "Test project /tmp/b\n"
+        "1/2 Test #1: a ....   Passed    0.00 sec\n"
+        "Unable to find executable: /tmp/b/gone\n"
+        "2/2 Test #2: b ....***Not Run   0.00 sec\n\n"
+        "50% tests passed, 1 tests failed out of 2\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before some tests ran: ctest found no executable for 1 test(s) "
+        "(`Unable to find executable: /tmp/b/gone`); 1 other test(s) ran"
+    )
+
+
+def test_a_make_error_printed_by_a_test_is_its_output() -> None:
+    reading = read(
+        "Test project /tmp/b\n"
+        "    Start 1: builds_a_fixture\n"
+        "make: *** [Makefile:3: broken] Error 2\n"
+        "1/1 Test #1: builds_a_fixture ....   Passed    0.00 sec\n\n"
+        "100% tests passed, 0 tests failed out of 1\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)
 
 
 def test_a_configure_error_alone_is_not_ctest_output() -> None:

@@ -56,7 +56,7 @@ def test_plain_output_with_passing_packages_is_unparsed_even_when_cached() -> No
     assert reading.reason and "without -v" in reading.reason
 
 
-def test_plain_output_where_only_builds_failed_reads_the_failures() -> None:
+def test_plain_output_where_only_builds_failed_is_unparsed_with_the_first_error() -> None:
     reading = read(
         "# example.com/fx/a [example.com/fx/a.test]\n"
         "a/a_test.go:3:2: undefined: nope\n"
@@ -66,7 +66,34 @@ def test_plain_output_where_only_builds_failed_reads_the_failures() -> None:
         "FAIL\n"
     )
     assert reading is not None
-    assert reading.counts == Counts(passed=0, failed=2, skipped=0)
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before any test ran: example.com/fx/a [build failed]: a/a_test.go:3:2: undefined: nope "
+        "(and 1 more package(s))"
+    )
+
+
+def test_a_verbose_run_where_one_package_failed_to_build_is_unparsed_and_says_what_ran() -> None:
+    reading = read(
+        "# example.com/fx/a\n"
+        "a/a_test.go:7:3: (*testing.common).Errorf format %s has arg got of wrong type int\n"
+        "FAIL\texample.com/fx/a [build failed]\n"
+        "=== RUN   TestB\n"
+        "--- PASS: TestB (0.00s)\n"
+        "PASS\n"
+        "ok  \texample.com/fx/b\t0.002s\n"
+        "FAIL\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and reading.reason.startswith("the build failed before the tests of 1 package(s) ran")
+    assert reading.reason.endswith("only 1 other package(s) ran their tests: 1 passed, 0 failed, 0 skipped")
+
+
+def test_a_one_megabyte_build_error_line_is_clipped_in_the_reason() -> None:
+    reading = read("# example.com/fx/a\n" + "x" * 1_000_000 + "\nFAIL\texample.com/fx/a [build failed]\nFAIL\n")
+    assert reading is not None
+    assert reading.reason and len(reading.reason) < 400
 
 
 def test_older_go_result_lines_in_seconds_are_read() -> None:

@@ -48,7 +48,7 @@ def test_runs_add_up_and_silent_runs_need_no_closing_sentence() -> None:
     assert "2 jest runs added up" in reading.notes
 
 
-def test_a_suite_reprinted_under_the_failure_summary_counts_once() -> None:
+def test_a_suite_that_failed_to_run_is_unparsed_and_its_reprint_is_not_counted_again() -> None:
     reading = read(
         "FAIL ./broken.test.js\n  ● Test suite failed to run\n\n    SyntaxError: x\n"
         "Summary of all failing tests\nFAIL ./broken.test.js\n  ● Test suite failed to run\n\n"
@@ -56,8 +56,26 @@ def test_a_suite_reprinted_under_the_failure_summary_counts_once() -> None:
         + "Ran all test suites.\n"
     )
     assert reading is not None
-    assert reading.counts == Counts(passed=40, failed=1, skipped=0)
-    assert reading.notes
+    assert reading.counts is None
+    assert reading.reason == (
+        "a test suite failed to load before its tests ran (or failed outside them): ./broken.test.js: SyntaxError: x; "
+        "the other suites ran 40 passed, 0 failed, 0 skipped"
+    )
+
+
+def test_a_suite_whose_module_is_missing_is_unparsed_with_the_error() -> None:
+    reading = read(
+        "FAIL ./missing.test.js\n  ● Test suite failed to run\n\n"
+        "    Cannot find module './no-such-module' from 'missing.test.js'\n\n"
+        + block("1 failed, 1 total", "0 total")
+        + "Ran all test suites.\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == (
+        "a test suite failed to load before its tests ran (or failed outside them): ./missing.test.js: "
+        "Cannot find module './no-such-module' from 'missing.test.js'"
+    )
 
 
 def test_failed_suites_the_failed_tests_cannot_explain_count_as_failed() -> None:
@@ -66,10 +84,11 @@ def test_failed_suites_the_failed_tests_cannot_explain_count_as_failed() -> None
     assert reading.counts == Counts(passed=3, failed=2, skipped=0)
 
 
-def test_every_suite_failing_to_load_still_reads_failed() -> None:
+def test_failed_suites_in_a_run_where_no_test_ran_are_unparsed() -> None:
     reading = read(block("3 failed, 3 total", "0 total"))
     assert reading is not None
-    assert reading.counts == Counts(passed=0, failed=3, skipped=0)
+    assert reading.counts is None
+    assert reading.reason == "3 test suite(s) failed and no test ran: the suites failed before their tests ran"
 
 
 def test_an_interrupted_green_run_is_unparsed_and_a_red_one_stays_failed() -> None:

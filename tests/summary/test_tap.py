@@ -79,16 +79,33 @@ def test_a_broken_or_missing_plan_is_one_failed_test() -> None:
     assert counts("1..3\nok 1\nok 2\n") == Counts(passed=2, failed=1, skipped=0)
     assert counts("1..1\nok 1\nok 2\n") == Counts(passed=2, failed=1, skipped=0)
     assert counts("TAP version 13\nok 1\nok 2\n") == Counts(passed=2, failed=1, skipped=0)
-    assert counts("TAP version 13\n") == Counts(passed=0, failed=1, skipped=0)
     # A broken stream that already shows a failure adds nothing.
     assert counts("1..3\nok 1\nnot ok 2\n") == Counts(passed=1, failed=1, skipped=0)
 
 
-def test_bail_out_fails_the_stream() -> None:
+def test_a_bail_out_is_unparsed_with_its_reason() -> None:
     reading = read("1..3\nok 1\nBail out! database went away\n")
     assert reading is not None
-    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
-    assert any("bailed out" in note for note in reading.notes)
+    assert reading.counts is None
+    assert reading.reason == "the run bailed out: database went away (the tests after it never ran)"
+
+
+def test_a_bail_out_in_a_subtest_after_passing_streams_is_unparsed() -> None:
+    reading = read("1..2\nok 1\nok 2\n1..2\n    1..1\n    Bail out!\nnot ok 1 - group\n")
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "the run bailed out: no reason given (the tests after it never ran)"
+
+
+def test_prove_s_own_bail_out_line_is_read_without_the_tap() -> None:
+    reading = read(
+        "t/01-basic.t .. ok\n"
+        "Bailout called.  Further testing stopped:  database went away\n"
+        "Files=2, Tests=4,  0 wallclock secs\nResult: FAIL\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and reading.reason.startswith("the run bailed out: database went away")
 
 
 def test_a_skip_all_plan_is_one_skipped_test() -> None:
@@ -118,12 +135,23 @@ def test_prove_result_fail_without_a_failure_is_unparsed() -> None:
     assert reading.counts is None
 
 
-def test_prove_with_timer_and_a_file_that_runs_nothing() -> None:
-    assert counts(
+def test_prove_with_timer_and_a_file_that_runs_nothing_is_unparsed() -> None:
+    reading = read(
         "[10:00:00] t/a.t .. \n1..1\nok 1 - fine\n[10:00:01] t/a.t .. ok      12 ms ( 0.00 usr )\n"
         "[10:00:01] t/b.t .. \nNo subtests run \n"
         "Files=2, Tests=1,  0 wallclock secs\nResult: FAIL\n"
-    ) == Counts(passed=1, failed=1, skipped=0)
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "a test file died before any of its tests ran: t/b.t"
+
+
+def test_a_stream_that_planned_tests_and_died_before_them_is_unparsed() -> None:
+    for text in ("1..2\n", "TAP version 13\n", "1..3\nok 1\nok 2\nok 3\n1..2\n"):
+        reading = read(text)
+        assert reading is not None
+        assert reading.counts is None
+        assert reading.reason == "a test file died before any of its tests ran: a TAP stream"
 
 
 def test_prove_without_tests_reads_its_files() -> None:

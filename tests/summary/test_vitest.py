@@ -90,3 +90,43 @@ def test_a_block_without_its_timing_lines_does_not_hide_the_next_run() -> None:
     )
     assert reading is not None
     assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+
+
+def test_a_file_that_collected_no_test_is_unparsed_with_its_error() -> None:
+    reading = read(
+        RUN
+        + " ✓ ok.test.js (2 tests) 3ms\n \u276f broken.test.js (0 test)\n\n"
+        + "⎯⎯⎯ Failed Suites 1 ⎯⎯⎯\n\n FAIL  broken.test.js [ broken.test.js ]\nSyntaxError: Unexpected token\n\n"
+        + final("1 failed | 1 passed (2)", "2 passed (2)")
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == (
+        "a test suite failed to load before its tests ran: broken.test.js: SyntaxError: Unexpected token; "
+        "the other files ran 2 passed, 0 failed, 0 skipped"
+    )
+
+
+def test_failed_files_in_a_run_where_no_test_ran_are_unparsed() -> None:
+    reading = read(RUN + final("2 failed (2)", "no tests"))
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "2 test file(s) failed and no test ran: they failed before their tests ran"
+
+
+def test_a_failing_before_all_hook_counts_its_file_as_one_failed() -> None:
+    reading = read(
+        RUN
+        + " ✓ ok.test.js (2 tests) 3ms\n"
+        + " \u276f hook.test.js (1 test | 1 skipped) 6ms\n   ↓ needs the database\n\n"
+        + "⎯⎯⎯ Failed Suites 1 ⎯⎯⎯\n\n FAIL  hook.test.js [ hook.test.js ]\nError: database is down\n\n"
+        + final("1 failed | 1 passed (2)", "2 passed | 1 skipped (3)")
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=1)
+
+
+def test_a_test_s_output_ending_in_zero_tests_is_not_a_file_that_failed_to_load() -> None:
+    reading = read(RUN + "stdout | a.test.js > counts\nselected (0 tests)\n\n" + final("1 passed (1)", "1 passed (1)"))
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)

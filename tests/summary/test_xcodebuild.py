@@ -4,6 +4,8 @@ runners' output."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.xcodebuild import XcodebuildParser
@@ -93,13 +95,40 @@ def test_swift_testing_results_without_the_run_line_are_unparsed() -> None:
     assert reading.counts is None
 
 
-def test_a_failed_verdict_without_counts_is_one_error_and_a_green_one_is_unparsed() -> None:
+def test_a_failed_or_green_verdict_without_counts_is_unparsed() -> None:
     failed = read("Testing failed:\n\tTest crashed with signal kill.\n\n** TEST EXECUTE FAILED **\n")
     assert failed is not None
-    assert failed.counts == Counts(passed=0, failed=1, skipped=0)
+    assert failed.counts is None
+    assert failed.reason == "xcodebuild says `** TEST EXECUTE FAILED **` but printed no test result"
     green = read("** TEST SUCCEEDED **\n")
     assert green is not None
     assert green.counts is None
+
+
+def test_a_failed_verdict_after_compile_errors_is_a_build_failure() -> None:
+    reading = read(
+        "/src/Tests/ParserTests.swift:12:5: error: cannot find 'parse' in scope\n"
+        "Testing failed:\n\tCannot find 'parse' in scope\n** TEST FAILED **\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before any test ran: /src/Tests/ParserTests.swift:12:5: error: cannot find 'parse' in scope"
+    )
+
+
+def test_an_xctest_assertion_line_is_not_a_build_error() -> None:
+    reading = read(
+        "Test Suite 'All tests' started at 2024-11-29 10:00:00.000\n"
+        "Test Case '-[T.A testX]' started.\n"
+        "/src/Tests/A.swift:21: error: -[T.A testX] : XCTAssertEqual failed\n"
+        "Test Case '-[T.A testX]' failed (0.001 seconds).\n"
+        "Test Suite 'All tests' failed at 2024-11-29 10:00:00.100.\n"
+        "\t Executed 1 test, with 1 failure (0 unexpected) in 0.001 (0.002) seconds\n"
+        "** TEST FAILED **\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=0, failed=1, skipped=0)
 
 
 def test_other_runners_output_is_not_xcodebuild() -> None:
@@ -130,3 +159,16 @@ def test_a_relaunch_after_a_crash_reads_the_final_root() -> None:
     )
     assert reading is not None
     assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+
+
+def test_expected_failures_with_one_megabyte_names_keep_the_parser_small() -> None:
+    lines = [f"A.swift:1: Expected failure in -[T.A test{number}{'x' * 1_000_000}]: reason" for number in range(20)]
+    parser = XcodebuildParser()
+    tracemalloc.start()
+    try:
+        for line in lines:
+            parser.feed(line)
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < 1_000_000

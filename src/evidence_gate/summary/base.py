@@ -13,6 +13,7 @@ read in one pass and bounded memory. When it is done it says one of three things
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -99,3 +100,21 @@ class DocumentParser(ABC):
     @abstractmethod
     def parse(self, path: Path) -> Reading:
         """Read the file; malformed content is a Reading without counts and with the reason."""
+
+
+SHOWN_CHARS = 200
+
+
+def clip(text: str, limit: int = SHOWN_CHARS) -> str:
+    """`text` as kept in a reason or a note: at most `limit` characters, and says so when cut, so a
+    hostile 1 MB name or error line costs no more than a short one."""
+    text = text.strip()
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+
+
+def name_key(name: str) -> str:
+    """A name as kept in a parser's state: clipped, with a digest of the whole name, so that two long
+    names that share their first characters stay two and neither costs more than a short one."""
+    if len(name) <= SHOWN_CHARS:
+        return name
+    return f"{clip(name)} #{hashlib.blake2b(name.encode(), digest_size=8).hexdigest()}"

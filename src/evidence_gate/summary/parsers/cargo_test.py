@@ -8,10 +8,15 @@ skipped, `passed` and `measured` (benchmarks run as tests) are passed; `filtered
 not selected and are not counted. A `should_panic` test that panicked is passed, as libtest says.
 
 Cargo stops after the first failing binary unless `--no-fail-fast`: later binaries leave no trace
-and are not counted. A test target that does not compile (`error: could not compile ...`) counts
-as one failed test per crate: errors count as failed. A binary that dies before its closing line
-(a crash, an abort) counts the results it printed plus one failed; a log that simply ends inside
-a binary is unparsed.
+and are not counted. A binary that dies before its closing line (a crash, an abort) counts the
+results it printed plus one failed; a log that simply ends inside a binary is unparsed.
+
+A target that does not compile (`error: could not compile ...`) ran no test, so it is never a
+failed test: the reading is unparsed, "the build failed before any test ran" with the first
+compiler error. One `cargo test` runs nothing when any crate of the workspace fails to compile;
+when the log holds other cargo runs whose binaries did run (one run per crate), the reading is
+still unparsed and the reason says what ran. Such a line printed by a running test binary is its
+output, not a build failure.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
 
 _RESULT = re.compile(
     r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured(?:; \d+ filtered out)?"
@@ -29,6 +34,7 @@ _RESULT = re.compile(
 _RUNNING = re.compile(r"^running \d+ tests?$")
 _TEST = re.compile(r"^test .+ \.\.\. (ok|FAILED|ignored)(?:, .*)?$")
 _COMPILE_ERROR = re.compile(r"^error: could not compile `([^`]+)`(?: \(([^)]*)\))?")
+_COMPILER_ERROR = re.compile(r"^error(?:\[E\d+\])?: ")
 _CARGO_STEP = ("     Running ", "   Doc-tests ")
 _BINARY_FAILED = ("error: test failed, to rerun pass", "error: doctest failed, to rerun pass")
 _ONE_FAILED = Counts(passed=0, failed=1, skipped=0)
@@ -40,7 +46,7 @@ class CargoTestParser(LineParser):
     name: ClassVar[str] = "cargo-test"
     trusts: ClassVar[str] = (
         "every test binary's `test result:` line (or libtest JSON `suite` ok/failed event), added up; "
-        "`could not compile` errors of test targets as one failed test per crate"
+        "a `could not compile` error makes the run unparsed"
     )
 
     def __init__(self) -> None:
@@ -49,10 +55,17 @@ class CargoTestParser(LineParser):
         self._binary = ZERO  # per-test results of the binary running now, used only if it dies
         self._context = False  # saw a line only `cargo test` prints
         self._results = 0
-        self._uncompiled: set[str] = set()
+        self._uncompiled = 0
+        self._first_uncompiled = ""
+        self._first_error = ""  # the compiler's first error line, with its ` --> ` location
+        self._locating = False  # the line after the first error, where rustc puts ` --> file:line:col`
         self._died = 0
 
     def feed(self, line: str) -> None:
+        if self._locating:
+            self._locating = False
+            if line.lstrip().startswith("--> "):
+                self._first_error += f" at {clip(line.lstrip()[4:])}"
         if line.startswith("test "):
             if line.startswith("test result: "):
                 self._closing(line)
@@ -63,7 +76,7 @@ class CargoTestParser(LineParser):
         elif line.startswith("running "):
             if _RUNNING.match(line):
                 self._start()
-        elif line.startswith("error: "):
+        elif line.startswith("error"):
             self._error(line)
         elif line.startswith(_CARGO_STEP):
             self._context = True
@@ -103,7 +116,7 @@ class CargoTestParser(LineParser):
     def _json(self, line: str) -> None:
         try:
             event = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # not libtest's: its events are flat
             return
         if not isinstance(event, dict):
             return
@@ -124,12 +137,18 @@ class CargoTestParser(LineParser):
             if self._in_binary:
                 self._binary_died()
             return
+        if self._in_binary:
+            return  # a running test's own output
         match = _COMPILE_ERROR.match(line)
         if match:
             crate, target = match.groups()
-            self._uncompiled.add(crate)
+            self._uncompiled += 1
+            self._first_uncompiled = self._first_uncompiled or clip(f"`{crate}`" + (f" ({target})" if target else ""))
             if target and "test" in target.split():
                 self._context = True
+        elif not self._first_error and _COMPILER_ERROR.match(line):
+            self._first_error = clip(line)
+            self._locating = True
 
     def finish(self) -> Reading | None:
         if not self._context:
@@ -140,19 +159,28 @@ class CargoTestParser(LineParser):
                 "the output ends inside a test binary's run (`running N tests` without its `test result:` line): "
                 "a truncated log, or a binary killed without cargo reporting it",
             )
-        if not self._results and not self._uncompiled and not self._died:
+        if self._uncompiled:
+            return self.reading(None, self._build_failed_reason())
+        if not self._results and not self._died:
             return self.reading(None, "cargo ran no test binary to its `test result:` line")
         notes: list[str] = []
-        total = self._total
-        if self._uncompiled:
-            total = total + Counts(passed=0, failed=len(self._uncompiled), skipped=0)
-            notes.append(f"did not compile, counted as 1 failed each: {', '.join(sorted(self._uncompiled))}")
         if self._died:
             notes.append(
                 f"{self._died} test binary(ies) stopped before their `test result:` line: "
                 "their printed results and 1 failed each are counted"
             )
-        return self.reading(total, notes=tuple(notes))
+        return self.reading(self._total, notes=tuple(notes))
+
+    def _build_failed_reason(self) -> str:
+        what = f"{self._first_uncompiled} did not compile" + (f": {self._first_error}" if self._first_error else "")
+        more = f" (and {self._uncompiled - 1} more target(s))" if self._uncompiled > 1 else ""
+        if not self._results and not self._died:
+            return f"the build failed before any test ran: {what}{more}"
+        ran, total = self._results + self._died, self._total
+        return (
+            f"the build failed before some tests ran: {what}{more}; the {ran} test binaries that did run "
+            f"counted {total.passed} passed, {total.failed} failed, {total.skipped} skipped"
+        )
 
 
 def _outcome(word: str) -> Counts:

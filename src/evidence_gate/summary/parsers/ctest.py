@@ -10,9 +10,13 @@ by `SKIP_RETURN_CODE` / `SKIP_REGULAR_EXPRESSION` as passed. Both kinds are list
 - skipped: every `(Skipped)` and `(Disabled)` entry of the did-not-run list;
 - passed: T - F - the `(Skipped)` entries (a `WILL_FAIL` test that failed is passed, as ctest says).
 
-A CMake configure or generate error before ctest (`-- Configuring incomplete, errors occurred!`)
-leaves ctest with nothing or stale tests to run; it counts as one failed test (an error). Several
-ctest runs in one log add up.
+A build that failed before any test ran is unparsed, "the build failed before any test ran", with
+its first error line, never a count: a CMake configure or generate error before ctest (`--
+Configuring incomplete, errors occurred!`), which leaves ctest nothing or stale tests to run; a
+`make`/`ninja` failure before ctest (`gmake: *** [...] Error 2`), after which ctest runs what an
+earlier build left, so a passing count would be a stale build's; and tests whose executable was
+never built (`Unable to find executable: ...`, `***Not Run`), also beside tests that did run.
+Several ctest runs in one log add up.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
 
 _SUMMARY = re.compile(r"^(\d+)% tests passed, (\d+) tests? failed out of (\d+)$")
 _DID_NOT_RUN = "The following tests did not run:"
@@ -29,6 +33,9 @@ _NOT_RUN_ENTRY = re.compile(r"^\t\s*\d+ - .* \((Skipped|Disabled)\)$")
 _TEST_LINE = re.compile(r"^\s*\d+/\d+ Test\s+#\d+: ")
 _NO_TESTS = "No tests were found!!!"
 _CONFIGURE_FAILED = ("-- Configuring incomplete, errors occurred!", "CMake Generate step failed.")
+_BUILD_FAILED = re.compile(r"^(?:(?:g|mingw32-)?make(?:\[\d+\])?: \*\*\* .*Error \d+|ninja: build stopped: .*)$")
+_BUILD_ERROR = re.compile(r"^CMake Error\b|: (?:fatal )?error: ")  # the first error line shown in the reason
+_NOT_BUILT = "Unable to find executable: "
 
 
 class CtestParser(LineParser):
@@ -37,7 +44,8 @@ class CtestParser(LineParser):
     name: ClassVar[str] = "ctest"
     trusts: ClassVar[str] = (
         "ctest's `P% tests passed, F tests failed out of T` line, corrected by the `(Skipped)`/`(Disabled)` "
-        "entries of `The following tests did not run:`; a CMake configure error as one failed test"
+        "entries of `The following tests did not run:`; a configure or build failure, or a test executable "
+        "never built, makes the run unparsed"
     )
 
     def __init__(self) -> None:
@@ -48,6 +56,10 @@ class CtestParser(LineParser):
         self._in_run = False  # between `Test project` (or a test line) and the closing line
         self._listing = False  # inside the did-not-run list
         self._configure_failed = False
+        self._build_failed = False
+        self._first_error = ""
+        self._not_built = 0  # tests ctest found no executable for
+        self._first_not_built = ""
 
     def feed(self, line: str) -> None:
         if self._listing:
@@ -71,10 +83,19 @@ class CtestParser(LineParser):
             self._in_run = True
         elif line == _NO_TESTS:
             self._close()
+        elif line.startswith(_NOT_BUILT):
+            self._not_built += 1
+            self._first_not_built = self._first_not_built or clip(line[len(_NOT_BUILT) :])
+        elif self._in_run:
+            return  # the tests' own output
         elif line.startswith(_CONFIGURE_FAILED):
             self._configure_failed = True
-        elif not self._in_run and " Test " in line and _TEST_LINE.match(line):
+        elif " Test " in line and _TEST_LINE.match(line):
             self._in_run = True
+        elif _BUILD_FAILED.match(line):
+            self._build_failed = True
+        elif not self._first_error and "rror" in line and _BUILD_ERROR.search(line):
+            self._first_error = clip(line)
 
     def _close(self) -> None:
         self._runs += 1
@@ -89,12 +110,29 @@ class CtestParser(LineParser):
         if passed < 0:
             return self.reading(None, "ctest's did-not-run list names more skipped tests than its closing line counts")
         counts = Counts(passed=passed, failed=self._total.failed, skipped=self._skipped_by_code + self._disabled)
-        if self._configure_failed:
-            return self.reading(
-                counts + Counts(passed=0, failed=1, skipped=0),
-                notes=("CMake's configure step failed before ctest ran; counted as 1 failed",),
-            )
+        if self._configure_failed or self._build_failed or self._not_built:
+            return self.reading(None, self._build_failed_reason(counts))
         return self.reading(counts)
+
+    def _build_failed_reason(self, counts: Counts) -> str:
+        error = f": {self._first_error}" if self._first_error else ""
+        ran = counts.executed - self._not_built
+        if self._configure_failed:
+            return f"the build failed before any test ran: CMake's configure step failed{error}"
+        not_built = (
+            f"ctest found no executable for {self._not_built} test(s) (`Unable to find executable: "
+            f"{self._first_not_built}`)"
+        )
+        if self._build_failed and not ran:
+            return f"the build failed before any test ran{error}" + (f"; {not_built}" if self._not_built else "")
+        if self._build_failed:
+            return (
+                f"the build failed before ctest ran{error}; the {ran} test(s) ctest then ran are an earlier "
+                f"build's: {counts.passed} passed, {counts.failed - self._not_built} failed"
+            )
+        if not ran:
+            return f"the build failed before any test ran: {not_built}"
+        return f"the build failed before some tests ran: {not_built}; {ran} other test(s) ran"
 
 
 PARSER = CtestParser

@@ -7,24 +7,74 @@ test2json consumers such as gotestsum and go-junit-report count). A package whos
 `FAIL` without any failing test under it (a build or setup failure, a panic in TestMain, a
 timeout) counts as one failed test: errors count as failed.
 
+A package that go could not build, set up or vet (`FAIL\t<pkg> [build failed]`, `[setup failed]`)
+ran no test at all, so it is never counted as a failed test: the reading is unparsed, "the build
+failed before any test ran" with the first error go printed, also when other packages did run (the
+run failed either way, and a count that leaves out a package is not the run's count).
+
 Plain `go test` lists only failing tests, so passes and skips are invisible: it is read only when
-no package ran a test (`[no test files]`, `[no tests to run]`, `[build failed]`), and is otherwise
-unparsed with the reason, never guessed.
+no package ran a test (`[no test files]`, `[no tests to run]`), and is otherwise unparsed with the
+reason, never guessed.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
 
 # `ok  \t<pkg>\t0.01s`, `FAIL\t<pkg>\t0.01s`, `?   \t<pkg>\t[no test files]`, `FAIL\t<pkg> [build failed]`.
 _PACKAGE_PREFIXES = ("ok  \t", "FAIL\t", "?   \t")
 _PACKAGE = re.compile(r"^(ok|FAIL|\?) *\t(\S+)(\t.*| \[\w+ failed\])$")
 _RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): \S.* \(\d[\d.]*\s?s(?:econds)?\)$")
 _NO_TESTS = ("[no test files]", "[no tests to run]")
+# `FAIL\t<pkg> [build failed]` (or `[setup failed]`): a package that ran no test.
+BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
+
+
+@dataclass
+class GoBuildFailures:
+    """The packages go could not build, set up or vet before their tests, and the first error it printed.
+
+    go prints each such package as `# <pkg>` (or `# <pkg> [<pkg>.test]`), its errors, then
+    `FAIL\t<pkg> [build failed]`; only the first package and its first error line are kept.
+    """
+
+    count: int = 0
+    first: str = ""
+    _header: str | None = None  # the package of the last `# <pkg>` line, until its first error line
+    _error: tuple[str, str] | None = None  # (package, first error line) of the last header
+
+    def feed(self, line: str) -> None:
+        """A plain line of go's build output (stderr in every mode, `build-output` events in Go 1.24's `-json`)."""
+        if line.startswith("FAIL\t"):
+            if match := BUILD_FAILED.match(line):
+                self.failed(match.group(1), match.group(2))
+        elif line.startswith("# "):
+            self._header = clip(line[2:].split(" ", 1)[0])
+        elif self._header is not None and line.strip():
+            self._error, self._header = (self._header, clip(line)), None
+
+    def failed(self, package: str, kind: str) -> None:
+        self.count += 1
+        if not self.first:
+            package = clip(package)
+            error = self._error[1] if self._error and self._error[0] == package else ""
+            self.first = f"{package} [{kind} failed]" + (f": {error}" if error else "")
+
+    def reason(self, ran_packages: int, ran: Counts | None) -> str:
+        """Why a run with build failures has no count: nothing ran, or only some packages did."""
+        more = f" (and {self.count - 1} more package(s))" if self.count > 1 else ""
+        if not ran_packages:
+            return f"the build failed before any test ran: {self.first}{more}"
+        shown = f": {ran.passed} passed, {ran.failed} failed, {ran.skipped} skipped" if ran else ""
+        return (
+            f"the build failed before the tests of {self.count} package(s) ran: {self.first}{more}; "
+            f"only {ran_packages} other package(s) ran their tests{shown}"
+        )
 
 
 class GoTestParser(LineParser):
@@ -33,7 +83,8 @@ class GoTestParser(LineParser):
     name: ClassVar[str] = "go-test"
     trusts: ClassVar[str] = (
         "`go test -v` result lines (`--- PASS/FAIL/SKIP`, subtests included) closed by each package's "
-        "`ok`/`FAIL` line; plain `go test` only when every package line says no test ran"
+        "`ok`/`FAIL` line; plain `go test` only when every package line says no test ran; a package that "
+        "failed to build makes the run unparsed"
     )
 
     def __init__(self) -> None:
@@ -44,9 +95,10 @@ class GoTestParser(LineParser):
         self._packages = 0
         self._ran_packages = 0  # plain mode: packages whose tests ran (their counts are hidden)
         self._failing_listed = 0  # plain mode: `--- FAIL` lines
-        self._build_failures = 0
+        self._build_failures = GoBuildFailures()
 
     def feed(self, line: str) -> None:
+        self._build_failures.feed(line)
         if line.startswith(_PACKAGE_PREFIXES):
             self._package(line)
         elif "--- " in line:
@@ -63,12 +115,10 @@ class GoTestParser(LineParser):
         word, _, rest = match.groups()
         self._packages += 1
         pending, self._pending = self._pending, ZERO
-        if word == "FAIL" and not pending.failed:
-            # The package failed without a failing test line: a build/setup failure, a panic in
-            # TestMain or a timeout. One error.
+        if word == "FAIL" and not pending.failed and not rest.endswith(" failed]"):
+            # The package's tests ran and it failed without a failing test line: a panic in TestMain
+            # or a timeout. One error.
             pending = pending + Counts(passed=0, failed=1, skipped=0)
-            if rest.endswith(" failed]"):
-                self._build_failures += 1
         self._total = self._total + pending
         if word != "?" and not rest.endswith((*_NO_TESTS, " failed]")):
             self._ran_packages += 1
@@ -97,13 +147,16 @@ class GoTestParser(LineParser):
                 "the output ends before the `ok`/`FAIL` line of the package whose tests it shows last "
                 "(a truncated log?)",
             )
+        if self._build_failures.count:
+            return self.reading(
+                None, self._build_failures.reason(self._ran_packages, self._total if self._verbose else None)
+            )
         if self._verbose or not self._ran_packages:
             return self.reading(self._total)
         return self.reading(
             None,
             f"plain `go test` (without -v or -json) prints no passed or skipped tests: {self._ran_packages} "
-            f"package(s) ran tests, {self._failing_listed} failing test line(s) listed"
-            + (f", {self._build_failures} package(s) failed to build" if self._build_failures else ""),
+            f"package(s) ran tests, {self._failing_listed} failing test line(s) listed",
         )
 
 

@@ -5,10 +5,16 @@ skipped. Subtests and examples have their own events, and a parent counts in add
 subtests (as gotestsum and go-junit-report count). Events without `Test` are package results,
 not tests: a package-level `skip` is a package without test files.
 
-A package that fails without a failing test event (a build failure, a panic in TestMain, a
-timeout) counts as one failed test: errors count as failed. Go before 1.24 emits no JSON at all
-for a package that fails to build, only the plain `FAIL\t<pkg> [build failed]` line on stderr,
-which is read too so that such a run can never read as passed.
+A package that fails without a failing test event (a panic in TestMain, a timeout) counts as one
+failed test: errors count as failed. A package that go could not build, set up or vet ran no test:
+the reading is unparsed, "the build failed before any test ran", as for plain `go test`. Go before
+1.24 emits no JSON at all for such a package, only the plain `FAIL\\t<pkg> [build failed]` line on
+stderr, which is read too; Go 1.24 adds `build-output` and `build-fail` events and a package `fail`
+event with `FailedBuild`, and a `build-fail` event alone is enough.
+
+Each line is read in bounded time and memory: test2json events are flat objects, so a line nested
+deeper than JSON allows, or not JSON at all, is an event this parser cannot read and makes the
+reading unparsed; package names are kept clipped.
 """
 
 from __future__ import annotations
@@ -19,18 +25,22 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, name_key
+from evidence_gate.summary.parsers.go_test import BUILD_FAILED, GoBuildFailures
 
 _ACTION = re.compile(r'"Action"\s*:\s*"([a-z-]+)"')
 _RESULTS = {"pass", "fail", "skip"}
-_READ = _RESULTS | {"run", "start"}
-_BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[\w+ failed\]$")
+_READ = _RESULTS | {"run", "start", "build-output", "build-fail"}
 _ONE_FAILED = Counts(passed=0, failed=1, skipped=0)
+_MAX_PACKAGES = 100_000
+_PACKAGE_BUILD_FAILED = ' failed]\\n"'  # the end of an output event's `FAIL\t<pkg> [build failed]\n`
 
 
 @dataclass
 class _Package:
     failed_tests: int = 0
+    ran_tests: bool = False
+    build_failed: bool = False
     finished: bool = False
 
 
@@ -40,7 +50,8 @@ class GoTestJsonParser(LineParser):
     name: ClassVar[str] = "go-test-json"
     trusts: ClassVar[str] = (
         "test2json `pass`/`fail`/`skip` events with a `Test` field, and each package's own result event "
-        "(a package that failed without a failing test is one error)"
+        "(a package that failed without a failing test is one error; one that failed to build makes the "
+        "run unparsed)"
     )
 
     def __init__(self) -> None:
@@ -48,15 +59,15 @@ class GoTestJsonParser(LineParser):
         self._packages: dict[str, _Package] = {}
         self._events = 0
         self._malformed = 0
+        self._build_failures = GoBuildFailures()
+        self._build_fail_events = 0
 
     def feed(self, line: str) -> None:
         if line.startswith("{"):
             if '"Action"' in line and ('"Package"' in line or '"ImportPath"' in line):
                 self._event(line)
-        elif line.startswith("FAIL\t"):
-            match = _BUILD_FAILED.match(line)
-            if match:
-                self._package_failed(match.group(1))
+        else:
+            self._build_failures.feed(line)
 
     def _event(self, line: str) -> None:
         match = _ACTION.search(line)
@@ -64,21 +75,38 @@ class GoTestJsonParser(LineParser):
             return
         self._events += 1
         action = match.group(1)
-        if action not in _READ:
-            return  # output, pause, cont, bench, build-output...: the bulk of the stream, not needed
+        if action not in _READ and not (action == "output" and _PACKAGE_BUILD_FAILED in line):
+            return  # output, pause, cont, bench...: the bulk of the stream, not needed
         try:
             event = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             self._malformed += 1
             return
-        package = event.get("Package") if isinstance(event, dict) else None
+        if not isinstance(event, dict):
+            return
+        if action == "build-output":
+            output = event.get("Output")
+            if isinstance(output, str):
+                self._build_failures.feed(output.rstrip("\n"))
+            return
+        if action == "build-fail":
+            built = event.get("ImportPath")
+            if isinstance(built, str):
+                self._build_fail_events += 1
+                self._build_failures.failed(built.split(" ", 1)[0], "build")
+            return
+        package = event.get("Package")
         if not isinstance(package, str):
             return
-        test = event.get("Test")
-        record = self._packages.setdefault(package, _Package())
+        record = self._record(package)
+        if record is None:
+            return
+        if action == "output" and not event.get("Test"):
+            self._package_output(record, event.get("Output"))
         if action not in _RESULTS:
             return
-        if test:
+        if event.get("Test"):
+            record.ran_tests = True
             if action == "pass":
                 self._counts = self._counts + Counts(passed=1, failed=0, skipped=0)
             elif action == "skip":
@@ -86,23 +114,43 @@ class GoTestJsonParser(LineParser):
             else:
                 record.failed_tests += 1
                 self._counts = self._counts + _ONE_FAILED
-        elif action == "fail":
-            self._package_failed(package)
+        elif action == "fail" and (record.build_failed or event.get("FailedBuild")):
+            if not (record.build_failed or self._build_fail_events):
+                self._build_failures.failed(package, "build")
+            record.finished = True
+        elif action == "fail" and not record.failed_tests:
+            # The package's tests ran and it failed without a failing test: a panic in TestMain or a timeout.
+            record.failed_tests = 1
+            record.finished = True
+            self._counts = self._counts + _ONE_FAILED
         else:
             record.finished = True
 
-    def _package_failed(self, package: str) -> None:
-        record = self._packages.setdefault(package, _Package())
-        if not record.failed_tests:
-            record.failed_tests = 1
-            self._counts = self._counts + _ONE_FAILED
-        record.finished = True
+    def _package_output(self, record: _Package, output: object) -> None:
+        """A package's own output event `FAIL\t<pkg> [build failed]` (Go 1.24 writes it before the
+        package's `fail` event) marks it as not built, whether or not that event carries `FailedBuild`."""
+        match = BUILD_FAILED.match(output.rstrip("\n")) if isinstance(output, str) else None
+        if match:
+            record.build_failed = True
+            if not self._build_fail_events:  # Go 1.24's `build-fail` events already counted it
+                self._build_failures.failed(match.group(1), match.group(2))
+
+    def _record(self, package: str) -> _Package | None:
+        key = name_key(package)
+        record = self._packages.get(key)
+        if record is None and len(self._packages) < _MAX_PACKAGES:
+            record = self._packages[key] = _Package()
+        return record
 
     def finish(self) -> Reading | None:
         if not self._events:
             return None
         if self._malformed:
-            return self.reading(None, f"{self._malformed} test2json result event(s) are not valid JSON")
+            return self.reading(
+                None, f"{self._malformed} line(s) that look like test2json result events are not valid JSON"
+            )
+        if len(self._packages) >= _MAX_PACKAGES:
+            return self.reading(None, f"the stream names more than {_MAX_PACKAGES:,} packages; not read further")
         unfinished = sorted(name for name, record in self._packages.items() if not record.finished)
         if unfinished:
             return self.reading(
@@ -111,6 +159,9 @@ class GoTestJsonParser(LineParser):
                 + (f" (and {len(unfinished) - 1} more)" if len(unfinished) > 1 else "")
                 + " (a truncated log or an interrupted run?)",
             )
+        if self._build_failures.count:
+            ran = sum(1 for record in self._packages.values() if record.ran_tests)
+            return self.reading(None, self._build_failures.reason(ran, self._counts))
         return self.reading(self._counts)
 
 

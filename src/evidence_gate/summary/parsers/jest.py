@@ -7,12 +7,15 @@ The counts come from the two lines of the summary block:
 
 Mapping: `failed` is failed; `skipped` and `todo` are skipped; `passed` is passed. Jest counts a
 `test.failing` that failed as expected in `passed` and never shows it apart, so it is read as passed.
-A suite that fails to run (a syntax or import error, `● Test suite failed to run`) is missing from
-`Tests:` and shows only in `Test Suites: N failed`; each such suite counts as one failed test. Their
-number is the count of `● Test suite failed to run` headers (not those reprinted under `Summary of
-all failing tests`), and never less than the failed suites that the failed tests cannot account for,
-so a failed suite always makes the reading failed. `No tests found, exiting with code N` is zero
-counts. Several runs in one log add up.
+A suite that fails to run (`● Test suite failed to run`: a syntax or import error, so none of its
+tests ran and it is missing from `Tests:`; jest prints the same for an error in `afterAll`) makes
+the reading unparsed, "a test suite failed to load before its tests ran (or failed outside them)",
+with the suite and its first error line, also when other suites ran (the run failed, and their
+count is not the run's). So do failed suites in a run where no test ran at all. Headers reprinted
+under `Summary of all failing tests` are not read again. A failed suite that the failed tests cannot
+account for and that shows no such header counts as one failed test, so a failed suite always makes
+the reading failed. `No tests found, exiting with code N` is zero counts. Several runs in one log
+add up.
 
 On an interactive terminal jest redraws a live status with its own summary lines while it runs; a
 run there begins with `Determining test suites to run...` and only its last block is taken. Not
@@ -25,7 +28,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals, clip
 
 _SUITES = re.compile(
     r"^Test Suites: (?:(?P<failed>\d+) failed, )?(?:\d+ skipped, )?(?:\d+ passed, )?(?:\d+ of )?\d+ total$"
@@ -37,6 +40,7 @@ _TESTS = re.compile(
 _NO_TESTS = re.compile(r"No tests found, exiting with code \d+$")
 _SUITE_FAILED_TO_RUN = "● Test suite failed to run"
 _FAILURE_SUMMARY = "Summary of all failing tests"
+_SUITE_FAILED = "FAIL "
 _INTERACTIVE_START = "Determining test suites to run..."
 _RUN_DONE = "Ran all test suites"
 _INTERRUPTED = "Test run was interrupted."
@@ -47,8 +51,8 @@ class JestParser(LineParser):
 
     name: ClassVar[str] = "jest"
     trusts: ClassVar[str] = (
-        "The summary block's 'Test Suites:' and 'Tests:' lines (suites that failed to run count as failed "
-        "tests), added up over runs; on a terminal, the last block of each run."
+        "The summary block's 'Test Suites:' and 'Tests:' lines, added up over runs; on a terminal, the last "
+        "block of each run. A suite that failed to run makes the reading unparsed."
     )
 
     def __init__(self) -> None:
@@ -58,11 +62,17 @@ class JestParser(LineParser):
         self._failed_suites: int | None = None  # set between a `Test Suites:` line and the next line
         self._suites_failed_to_run = 0
         self._in_failure_summary = False
+        self._failed_suite = ""  # the last `FAIL <path>` line's path
+        self._unloaded = ""  # the first suite that failed to run, and its first error line
+        self._error_pending = False  # the next non-empty line is the error of the suite that failed to run
         self._last: Counts | None = None
         self._pending: Counts | None = None  # an interactive run's latest block, until the run ends
         self._pending_extra = 0
 
     def feed(self, line: str) -> None:
+        if self._error_pending and line.strip():
+            self._error_pending = False
+            self._unloaded += f": {clip(line)}"
         if self._failed_suites is not None:
             self._tests(line)
         elif line.startswith("Test"):
@@ -72,9 +82,14 @@ class JestParser(LineParser):
                 self._interrupted()
         elif line.startswith(_RUN_DONE):
             self._commit_pending()
+        elif line.lstrip().startswith(_SUITE_FAILED):  # ` FAIL  ./a.test.js` on a terminal
+            self._failed_suite = clip(line.lstrip()[len(_SUITE_FAILED) :])
         elif _SUITE_FAILED_TO_RUN in line:
             if not self._in_failure_summary:
                 self._suites_failed_to_run += 1
+                if not self._unloaded:
+                    self._unloaded = self._failed_suite or "a suite"
+                    self._error_pending = True
         elif line.startswith(_FAILURE_SUMMARY):
             self._in_failure_summary = True
         elif "No tests found" in line and _NO_TESTS.search(line):
@@ -91,8 +106,8 @@ class JestParser(LineParser):
         if tests is None:
             return
         failed = int(tests["failed"] or 0)
-        # A failed suite holds a failed test or failed to run: at least this many failed to run.
-        extra = max(self._suites_failed_to_run, failed_suites - failed, 0)
+        # A failed suite holds a failed test or failed to run: at least this many failed without a header.
+        extra = max(failed_suites - failed - self._suites_failed_to_run, 0)
         counts = Counts(
             passed=int(tests["passed"] or 0),
             failed=failed + extra,
@@ -123,8 +138,17 @@ class JestParser(LineParser):
         self._runs.add(counts)
         if extra:
             self._runs.notes.append(
-                f"{extra} test suite(s) failed to run and are missing from 'Tests:'; each is counted as 1 failed test"
+                f"{extra} test suite(s) failed and are missing from 'Tests:'; each is counted as 1 failed test"
             )
+        if self._suites_failed_to_run and not self._unread:
+            more = f" (and {self._suites_failed_to_run - 1} more)" if self._suites_failed_to_run > 1 else ""
+            ran = f"{counts.passed} passed, {counts.failed} failed, {counts.skipped} skipped"
+            self._unread = (
+                "a test suite failed to load before its tests ran (or failed outside them): "
+                f"{self._unloaded}{more}" + (f"; the other suites ran {ran}" if counts != ZERO else "")
+            )
+        elif extra and counts.passed == 0 and counts.failed == extra and not self._unread:
+            self._unread = f"{extra} test suite(s) failed and no test ran: the suites failed before their tests ran"
         self._suites_failed_to_run = 0
         self._in_failure_summary = False
         self._last = counts

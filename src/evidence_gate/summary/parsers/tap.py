@@ -11,9 +11,13 @@ leaves; a parent line counts only for what its children do not show: a failed pa
 failed child is one failed test, a parent without children that carries a directive (a skipped
 subtest) reads as that directive says, and an empty group counts nothing.
 
-A stream that breaks its plan (more or fewer tests than planned, or no plan at all), bails out, or
-dies (prove's `Dubious, test returned N`, `Failed N/M subtests`, `No subtests run`) counts as one
-failed test unless it already shows a failed test: errors count as failed. Streams are told apart
+A stream that breaks its plan (more or fewer tests than planned, or no plan at all) or dies
+(prove's `Dubious, test returned N`, `Failed N/M subtests`, `No subtests run`) counts as one failed
+test unless it already shows a failed test: errors count as failed. One that dies before any of its
+tests (a test file that does not compile) ran none of them: the reading is unparsed, "a test file
+died before any of its tests ran". A bail-out (`Bail out!` in the
+TAP, prove's `Bailout called.` / `FAILED--Further testing stopped:`) stops the run before its other
+tests: the reading is unparsed, "the run bailed out: <reason>", never a count. Streams are told apart
 by prove's `t/file.t .. ` lines, `TAP version` lines, and a plan or a test number 1 that starts
 over.
 
@@ -28,13 +32,14 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
 
 _TEST = re.compile(r"^(not )?ok(?=\s|$)\s*(\d+)?(.*)$")
 _DIRECTIVE = re.compile(r"(?<!\\)#\s*(skip|todo\b)", re.IGNORECASE)
 _PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")
 _VERSION = re.compile(r"^TAP version \d+$", re.IGNORECASE)
 _BAIL_OUT = "Bail out!"
+_PROVE_BAIL_OUT = ("Bailout called.  Further testing stopped:", "FAILED--Further testing stopped:")
 # prove: `t/01-basic.t .... ok`, `t/01-basic.t .. skipped: why`, `t/x.t .. ` (then -v's TAP), with
 # `--timer` a `[12:00:00] ` prefix.
 _PROVE_FILE = re.compile(r"^(?:\[[\d:]+\] )?(\S+) \.{2,} ?(.*)$")
@@ -60,7 +65,8 @@ class TapParser(LineParser):
     name: ClassVar[str] = "tap"
     trusts: ClassVar[str] = (
         "TAP `ok`/`not ok` lines with their SKIP/TODO directives, checked against each stream's plan; "
-        "prove's `Files=N, Tests=T` only as a cross-check (and alone only when T is 0)"
+        "prove's `Files=N, Tests=T` only as a cross-check (and alone only when T is 0); a bail-out makes the "
+        "run unparsed"
     )
 
     def __init__(self) -> None:
@@ -68,7 +74,9 @@ class TapParser(LineParser):
         self._recognised = False
         self._tap_tests = 0  # top-level test lines of all streams, prove's `Tests=`
         self._errors = 0  # streams counted as one failed test
-        self._bailed = False
+        self._bailed: str | None = None  # the bail-out's reason
+        self._died_before_tests = 0  # broken streams without a test line: they died before their tests
+        self._first_died = ""
         self._prove_tests: int | None = None
         self._prove_result: str | None = None
         self._yaml_indent: int | None = None
@@ -96,6 +104,9 @@ class TapParser(LineParser):
         else:
             broken_plan = self._plan != self._top_level
         self._broken = self._broken or broken_plan
+        if self._broken and not self._top_level and not self._skip_all:
+            self._died_before_tests += 1
+            self._first_died = self._first_died or (self._file and clip(self._file)) or "a TAP stream"
         if self._broken and not self._stream_failed:
             self._total = self._total + _FAILED
             self._errors += 1
@@ -125,7 +136,7 @@ class TapParser(LineParser):
             self._yaml_indent = indent
         elif stripped.startswith(_BAIL_OUT):
             self._broken = True
-            self._bailed = True
+            self._bail_out(stripped[len(_BAIL_OUT) :])
         elif indent == 0:
             self._harness_line(line)
 
@@ -217,6 +228,10 @@ class TapParser(LineParser):
         if self._file is not None and _PROVE_FAILED.match(line):
             self._broken = True
             return
+        if line.startswith(_PROVE_BAIL_OUT):
+            self._recognised = True
+            self._bail_out(line.partition(":")[2])
+            return
         if line.startswith(("Files=", "Result: ")):
             self._prove_summary(line)
             return
@@ -228,6 +243,10 @@ class TapParser(LineParser):
                 # prove writes (or none yet); later lines of the current file may carry stray stderr.
                 if name == self._file or not verdict or _PROVE_VERDICT.match(verdict):
                     self._prove_file(name, verdict)
+
+    def _bail_out(self, reason: str) -> None:
+        if self._bailed is None:
+            self._bailed = clip(reason) or "no reason given"
 
     def _prove_file(self, name: str, verdict: str) -> None:
         if name != self._file:
@@ -256,6 +275,11 @@ class TapParser(LineParser):
         self._close_stream()
         if not self._recognised:
             return None
+        if self._bailed is not None:
+            return self.reading(None, f"the run bailed out: {self._bailed} (the tests after it never ran)")
+        if self._died_before_tests:
+            more = f" (and {self._died_before_tests - 1} more)" if self._died_before_tests > 1 else ""
+            return self.reading(None, f"a test file died before any of its tests ran: {self._first_died}{more}")
         if self._prove_tests is not None and self._prove_tests != self._tap_tests:
             if not self._tap_tests:
                 return self.reading(
@@ -273,8 +297,6 @@ class TapParser(LineParser):
         notes: list[str] = []
         if self._errors:
             notes.append(f"{self._errors} TAP stream(s) broke their plan or died: counted as 1 failed each")
-        if self._bailed:
-            notes.append("a test bailed out (`Bail out!`): the tests after it never ran")
         return self.reading(self._total, notes=tuple(notes))
 
 

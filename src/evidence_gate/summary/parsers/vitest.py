@@ -10,7 +10,11 @@ Mapping: `failed` is failed; `passed` is passed; `skipped`, `todo` and `expected
 `test.fails` that failed, as it should) are skipped. A suite with its own error (a test file that
 fails to load, a failing `beforeAll`) is listed under the `Failed Suites N` banner but not in
 `Tests`; each counts as one failed test, and never fewer than the failed test files that the failed
-tests cannot account for, so a failed file always makes the reading failed. Unhandled errors
+tests cannot account for, so a failed file always makes the reading failed. A test file that failed
+to load (a syntax error, a missing import: its file line says `(0 test)`) makes the reading
+unparsed, "a test suite failed to load before its tests ran", with the file and its first error
+line, also when other files ran (the run failed, and their count is not the run's); so do failed
+files in a run where no test ran (a failing `beforeAll` with no other file). Unhandled errors
 (`Errors  N errors`, which fail the run) count as failed too. `No test files found, exiting with code
 N` is zero counts.
 
@@ -25,7 +29,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals, clip
 
 _RUN = re.compile(r"^ RUN  v\d+\.\d+")
 _FILES = re.compile(r"^ *Test Files  (?:(?P<failed>\d+) failed(?: \| |(?= \()))?.*\(\d+\)$")
@@ -34,6 +38,10 @@ _PART = re.compile(r"^(?P<count>\d+) (?P<word>failed|passed|skipped|todo|expecte
 _ERRORS = re.compile(r"^ *Errors  (?P<count>\d+) errors?$")
 _FAILED_SUITES = re.compile(r"(?:^|⎯) ?Failed Suites (?P<count>\d+) ?(?:⎯|$)")
 _NO_FILES = re.compile(r"^No test files found, exiting with code \d+$")
+# The end of a file's own line (`broken.test.js (0 test)`, after a marker) when it collected no test.
+_NOT_LOADED = ("(0 test)", "(0 tests)")
+_FILE_LINE = re.compile(r"^ *[^\w\s] \S")  # a marker, a space, the file: not a test's own output
+_FILE_BANNER = " FAIL  "  # ` FAIL  broken.test.js [ broken.test.js ]` under the Failed Suites banner
 _BLOCK_TAIL = re.compile(r"^ *(?:Type Errors|Errors|Start at|Duration)  ")
 
 
@@ -43,7 +51,8 @@ class VitestParser(LineParser):
     name: ClassVar[str] = "vitest"
     trusts: ClassVar[str] = (
         "The final ' Test Files  ' / '      Tests  ' block of each run (failed suites and unhandled errors "
-        "count as failed), the last one per run, added up over runs."
+        "count as failed), the last one per run, added up over runs; a test file that failed to load makes "
+        "the reading unparsed."
     )
 
     def __init__(self) -> None:
@@ -55,8 +64,13 @@ class VitestParser(LineParser):
         self._failed_suites = 0
         self._failed_files: int | None = None  # set between `Test Files` and the next line
         self._in_block = False  # on the block's lines after `Tests`, where `Errors` belongs
+        self._unloaded = ""  # this run's first test file that collected no test, then its first error line
+        self._error_pending = False  # the next non-empty line is the error of that file
 
     def feed(self, line: str) -> None:
+        if self._error_pending and line.strip():
+            self._error_pending = False
+            self._unloaded += f": {clip(line)}"
         if self._in_block:
             self._in_block = bool(_BLOCK_TAIL.match(line))
             if self._in_block:
@@ -74,6 +88,11 @@ class VitestParser(LineParser):
             self._started = True
         elif "Failed Suites" in line and (banner := _FAILED_SUITES.search(line)):
             self._failed_suites = int(banner["count"])
+        elif line.endswith(_NOT_LOADED) and _FILE_LINE.match(line):
+            if not self._unloaded:
+                self._unloaded = clip(line.strip()[2:].rpartition(" (")[0])
+        elif line.startswith(_FILE_BANNER) and self._unloaded and line[len(_FILE_BANNER) :].startswith(self._unloaded):
+            self._error_pending = ":" not in self._unloaded
         elif line.startswith("No test files found") and _NO_FILES.match(line):
             self._run = ZERO
             self._run_notes = []
@@ -103,10 +122,19 @@ class VitestParser(LineParser):
         self._run_notes = []
         if extra:
             self._run_notes.append(
-                f"{extra} suite(s) failed outside any test (load error or hook) and are missing from 'Tests'; "
+                f"{extra} suite(s) failed outside any test (a hook) and are missing from 'Tests'; "
                 "each is counted as 1 failed test"
             )
         self._in_block = True
+        if self._unread:
+            return
+        if self._unloaded:
+            ran = (
+                f"; the other files ran {passed} passed, {failed} failed, {skipped} skipped" if passed + failed else ""
+            )
+            self._unread = f"a test suite failed to load before its tests ran: {self._unloaded}{ran}"
+        elif failed_files and not passed + failed:
+            self._unread = f"{failed_files} test file(s) failed and no test ran: they failed before their tests ran"
 
     def _block_tail(self, line: str) -> None:
         errors = _ERRORS.match(line)
@@ -126,6 +154,8 @@ class VitestParser(LineParser):
         self._started = False
         self._failed_suites = 0
         self._in_block = False
+        self._unloaded = ""
+        self._error_pending = False
 
     def finish(self) -> Reading | None:
         self._end_run()

@@ -18,8 +18,12 @@ includes skipped and known-issue tests and the line counts issues, not tests, so
 issue (xfail), passed the rest of N. XCTest and Swift Testing totals of one run are added.
 
 A build that failed before testing (`Testing cancelled because the build failed.`,
-`** BUILD FAILED **`, `** TEST BUILD FAILED **`), or a `** TEST FAILED **` verdict without any
-failed test, counts as one failed test: errors count as failed.
+`** BUILD FAILED **`, `** TEST BUILD FAILED **`), or a `** TEST FAILED **` verdict with no test
+run at all after the compiler's `error:` lines (older Xcode prints only that), ran no test: the
+reading is unparsed, "the build failed before any test ran", with the first compiler error, never
+a count. A failed verdict with no test result and no build error (a runner that crashed on launch)
+is unparsed too. A failed verdict after tests that show no failure counts as one failed test:
+errors count as failed.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import ZERO, LineParser, Reading, clip, name_key
 
 _SUITE = re.compile(r"^Test Suite '(.+)' (started|passed|failed) at ")
 _ROOTS = ("All tests", "Selected tests")
@@ -47,6 +51,11 @@ _SWIFT_RESULT = re.compile(_SWIFT_NAME + r" (passed|failed) after [\d.]+ seconds
 _SWIFT_SKIPPED = re.compile(_SWIFT_NAME + r" skipped\b")
 _BUILD_FAILED = ("Testing cancelled because the build failed.", "** BUILD FAILED **", "** TEST BUILD FAILED **")
 _VERDICT_FAILED = ("** TEST FAILED **", "** TEST EXECUTE FAILED **")
+# A compiler's diagnostic (`File.swift:14:24: error: ...`, with a column, unlike XCTest's assertion
+# lines) or a tool's own `error: ...`: the first one is shown when the build failed.
+_COMPILER_ERROR = re.compile(r"^(?:error: |\S.*:\d+:\d+: (?:fatal )?error: )")
+
+_MAX_PENDING = 10_000  # expected failures whose test has not finished yet; a real run has a few at once
 
 _PASSED = Counts(passed=1, failed=0, skipped=0)
 _FAILED = Counts(passed=0, failed=1, skipped=0)
@@ -57,8 +66,8 @@ def _test_key(name: str) -> str:
     """`-[Module.Class method]`, `Class.method()` and `Class.method` as one key: `Class.method`."""
     if name.startswith("-[") and name.endswith("]"):
         owner, _, method = name[2:-1].partition(" ")
-        return f"{owner.rsplit('.', 1)[-1]}.{method}"
-    return name.removesuffix("()")
+        return name_key(f"{owner.rsplit('.', 1)[-1]}.{method}")
+    return name_key(name.removesuffix("()"))
 
 
 class XcodebuildParser(LineParser):
@@ -86,8 +95,9 @@ class XcodebuildParser(LineParser):
         self._swift_known = 0
         self._swift_runs = 0
         self._build_failed = False
-        self._verdict_failed = False
+        self._verdict_failed = ""  # the failed verdict line
         self._verdict = False
+        self._first_error = ""
 
     def feed(self, line: str) -> None:
         if line.startswith("Test "):
@@ -103,10 +113,14 @@ class XcodebuildParser(LineParser):
             self._await_root = False
         elif "Expected failure in " in line:
             match = _EXPECTED_FAILURE.search(line)
-            if match:
+            if match and len(self._expected_failures) < _MAX_PENDING:
                 self._expected_failures.add(_test_key(match.group(1)))
+            elif match:
+                self._inconsistent = f"more than {_MAX_PENDING:,} `Expected failure in` lines for unfinished tests"
         elif "FAILED" in line or "SUCCEEDED" in line or "build failed" in line:
             self._verdict_line(line.strip())
+        elif not self._first_error and "error: " in line and _COMPILER_ERROR.match(line):
+            self._first_error = clip(line)
 
     def _xctest_line(self, line: str) -> None:
         if line.startswith("Test Suite '"):
@@ -199,7 +213,7 @@ class XcodebuildParser(LineParser):
             self._build_failed = True
             self._verdict = True
         elif line in _VERDICT_FAILED:
-            self._verdict_failed = True
+            self._verdict_failed = line
             self._verdict = True
         elif line.startswith("** TEST") and line.endswith("SUCCEEDED **"):
             self._verdict = True
@@ -219,8 +233,17 @@ class XcodebuildParser(LineParser):
         total = self._total + self._parallel
         if not self._swift_runs:
             total = total + self._parallel_swift  # otherwise they are already in the Swift Testing run
-        if self._build_failed and not total.failed:
-            return self.reading(total + _FAILED, notes=("the build failed before testing; counted as 1 failed",))
+        if self._verdict_failed and not (read_anything or self._build_failed or self._first_error):
+            return self.reading(None, f"xcodebuild says `{self._verdict_failed}` but printed no test result")
+        if self._build_failed or (self._verdict_failed and not read_anything):
+            error = f": {self._first_error}" if self._first_error else ""
+            if not read_anything:
+                return self.reading(None, f"the build failed before any test ran{error}")
+            return self.reading(
+                None,
+                f"the build failed before some tests ran{error}; the tests that did run counted "
+                f"{total.passed} passed, {total.failed} failed, {total.skipped} skipped",
+            )
         if self._verdict_failed and not total.failed:
             return self.reading(
                 total + _FAILED, notes=("`** TEST FAILED **` without a failed test; counted as 1 failed",)
