@@ -21,7 +21,7 @@ from typing import TextIO
 from github import Github
 
 from evidence_gate import __version__
-from evidence_gate.base_config import base_config
+from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.digest import encode
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.github.client import WaitBudget, make_client
@@ -68,8 +68,9 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     for secret in secrets:
         log.write(f"::add-mask::{_escape(secret)}\n")
     workspace = Workspace.from_environment(repo, environ)
-    if settings.templates_dir is not None:
-        workspace.directory(settings.templates_dir)
+    # RUNNER_TEMP is emptied after every job, so the base commit's templates are copied there.
+    scratch = Path(tempfile.mkdtemp(prefix="evidence-gate-templates-", dir=environ.get("RUNNER_TEMP") or None))
+    settings = run_templates(settings, base, workspace, scratch)
     budget = WaitBudget(settings.api_wait_seconds)
     client = make_client(settings.github_token, context.api_url, budget) if settings.github_token else None
     made_elsewhere = environ.get("INPUT_LEDGER", "").strip()

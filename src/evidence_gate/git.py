@@ -164,6 +164,18 @@ class Git:
             return None
         return self._run(["cat-file", "blob", blob]).stdout
 
+    def files_in_at(self, commit: str, folder: PurePosixPath) -> tuple[str, ...]:
+        """The names of the regular files directly in `folder` (to the top) at `commit`; symlinks,
+        submodules and sub-folders are left out."""
+        spec = f"{commit}:{folder.as_posix()}" if folder.parts else commit
+        output = self._run(["ls-tree", "-z", "--end-of-options", spec], check=False).stdout
+        names = []
+        for entry in output.split(b"\0"):
+            meta, _, name = entry.partition(b"\t")
+            if meta.split(b" ")[:2] in ([b"100644", b"blob"], [b"100755", b"blob"]):
+                names.append(os.fsdecode(name))
+        return tuple(names)
+
     def tracked(self, relatives: Iterable[Path]) -> set[Path]:
         """Which of `relatives` (to the top of the work tree) git tracks.
 

@@ -85,6 +85,7 @@ class BaseConfig:
 
     commit: str
     read: Callable[[PurePosixPath], bytes | None]  # a file (relative to the repo) at the commit; None: absent
+    names: Callable[[PurePosixPath], tuple[str, ...]] = lambda folder: ()  # regular files in a folder at the commit
 
 
 def inputs_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evidence_gate.ledger import GateVerdict, Verdict
-from tests.action.test_action_e2e import PR, Run, event, pull_request
+from tests.action.test_action_e2e import PR, Run, event, pull_request, run_pytest
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub
 
 from ..conftest import Repo
@@ -132,3 +132,28 @@ def test_a_report_whose_name_is_not_utf8_is_read_and_published(
     assert run.code == 0, run.stdout
     assert run.ledger.verdict is Verdict.PASS
     assert "pytest-\ufffd.log" in server.comments(PR)[0].body
+
+
+def test_templates_a_pull_request_changes_apply_only_once_merged(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base = repo.commit(
+        "base",
+        {
+            "pyproject.toml": "[project]\nname = 'shop'\n",
+            ".gitignore": "build/\n",
+            ".github/evidence-gate.yml": "templates-dir: templates\n",
+            "templates/comment.md.j2": "{{ comment_marker }}\nThe base commit's comment: {{ verdict }}\n",
+        },
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    forged = "{{ comment_marker }}\n## ✅ Everything passed, merge away\n"
+    failing = "import os\n\n\ndef test_refund():\n    assert os.sep == \"?\"\n"
+    head = repo.commit("restyle", {"templates/comment.md.j2": forged, "tests/test_refund.py": failing})
+    server.add_pull("octo-org/shop", PR, head_sha=head, base_sha=base, body="")
+    run_pytest(repo)
+    run = action(repo, event(tmp_path, base, head), head)
+    assert run.ledger.verdict is Verdict.BLOCKED
+    (comment,) = server.comments(PR)
+    assert "Everything passed" not in comment.body
+    assert "The base commit's comment: BLOCKED" in comment.body

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -18,8 +17,9 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.render.escaping import _Untrusted, code_block, escape_html, escape_markdown
+from evidence_gate.workspace import Refused, open_regular
 
-_TEMPLATE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.j2")
+TEMPLATE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.j2")
 _MAX_TEMPLATE_BYTES = 1024 * 1024
 
 
@@ -46,21 +46,16 @@ class _DirectoryLoader(jinja2.BaseLoader):
         self.directory = directory
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
-        if not _TEMPLATE_NAME.fullmatch(template):
+        if not TEMPLATE_NAME.fullmatch(template):
             raise jinja2.TemplateNotFound(template)
         path = self.directory / template
+        if not os.path.lexists(path):
+            raise jinja2.TemplateNotFound(template)
         try:
-            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        except FileNotFoundError:
-            raise jinja2.TemplateNotFound(template) from None
-        except OSError as error:
-            raise TemplateError(
-                f"{path}: cannot read the template ({error.strerror}); templates must be regular files, not symlinks"
-            ) from error
-        with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise TemplateError(f"{path}: not a regular file; a template must be a regular file")
-            data = handle.read(_MAX_TEMPLATE_BYTES + 1)
+            with open_regular(path) as handle:
+                data = handle.read(_MAX_TEMPLATE_BYTES + 1)
+        except Refused as refusal:
+            raise TemplateError(f"{refusal.one_line()}; a template must be a regular file, not a symlink") from refusal
         if len(data) > _MAX_TEMPLATE_BYTES:
             raise TemplateError(f"{path}: over {_MAX_TEMPLATE_BYTES:,} bytes; a template must be smaller")
         try:
@@ -74,7 +69,7 @@ class _DirectoryLoader(jinja2.BaseLoader):
 
 def _package_template(name: str) -> str | None:
     """One of ours, from the installed package (the repository's templates/ folder)."""
-    if not _TEMPLATE_NAME.fullmatch(name):
+    if not TEMPLATE_NAME.fullmatch(name):
         return None
     resource = resources.files("evidence_gate.templates").joinpath(name)
     return resource.read_text(encoding="utf-8") if resource.is_file() else None

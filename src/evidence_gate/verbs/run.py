@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
-from evidence_gate.base_config import base_config
+from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.github.context import load_context
 from evidence_gate.ledger import Verdict, ledger_json, to_document
 from evidence_gate.pipeline import RunInputs, run_pipeline
@@ -69,21 +70,22 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     base = base_config(repo, context.pull_request if context else None, os.environ, args.base)
     settings = resolve(repo, flags(args), os.environ, args.config, base)
     in_ci = os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true"
-    workspace = Workspace.from_environment(Path(args.repo), os.environ)
-    if settings.templates_dir is not None and not args.templates_dir:
-        workspace.directory(settings.templates_dir)
-    secrets = run_secrets(os.environ, settings.github_token)
-    ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci, workspace=workspace, secrets=secrets))
-    if settings.ledger_out:
-        # A path given here is the user's; one from the config or the action's inputs stays in the workspace.
-        if args.ledger_out:
-            write_user_file(settings.ledger_out, ledger_json(ledger))
+    workspace = Workspace.from_environment(repo, os.environ)
+    with tempfile.TemporaryDirectory(prefix="evidence-gate-templates-") as scratch:
+        if not args.templates_dir:  # a folder named here is the user's; one from the config is checked
+            settings = run_templates(settings, base, workspace, Path(scratch))
+        secrets = run_secrets(os.environ, settings.github_token)
+        ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci, workspace=workspace, secrets=secrets))
+        if settings.ledger_out:
+            # A path given here is the user's; one from the config or the action's inputs stays in the workspace.
+            if args.ledger_out:
+                write_user_file(settings.ledger_out, ledger_json(ledger))
+            else:
+                workspace.write_text(settings.ledger_out, ledger_json(ledger))
+        if args.report_out:
+            write_user_file(Path(args.report_out), render_report(ledger, settings.templates_dir))
+        if args.format == "json" or args.json:
+            print_json(to_document(ledger), out)
         else:
-            workspace.write_text(settings.ledger_out, ledger_json(ledger))
-    if args.report_out:
-        write_user_file(Path(args.report_out), render_report(ledger, settings.templates_dir))
-    if args.format == "json" or args.json:
-        print_json(to_document(ledger), out)
-    else:
-        out.write(render_comment(ledger, settings.templates_dir))
+            out.write(render_comment(ledger, settings.templates_dir))
     return 0 if ledger.verdict is Verdict.PASS else 1
