@@ -1,16 +1,26 @@
 """JUnit XML, as written by Surefire, Gradle, pytest, jest-junit, vitest, mocha's xunit reporter,
 node's junit reporter, ctest, PHPUnit, cargo-nextest, libtest, TAP::Formatter::JUnit and others.
 
-Counting: each `<testcase>` is one test. A `<skipped>` child makes it skipped (it wins over a
-`<failure>` beside it: node writes a failing todo test that way, and does not fail the run for it),
-except ctest's "Unable to find executable", a test that failed to build, which is failed.
-Otherwise a `<failure>` or `<error>` child makes it failed, a `status` of `notrun`, `disabled` or
-`skipped` (ctest) skipped, and anything else passed. A `<failure>` or `<error>` of a suite itself
-(a test file that crashed, a bad TAP plan) counts as one failed test unless one of its test cases
-already failed. A leaf suite that declares skipped tests it does not list (libtest's ignored tests)
-has them counted as skipped. Suite attributes (`tests=`, `failures=`, ...) are never summed: nested
-suites would count twice, and a report may claim tests it does not hold. They are compared with the test
-cases instead, and a disagreement is reported as a note while the test cases win.
+Counting: each `<testcase>` is one test. A `<failure>` or `<error>` child makes it failed, even
+beside a `<skipped>`: a test that failed was run. The one exception is node's failing todo test,
+which node marks as a todo with `<skipped type="todo">` beside its `<failure>` and keeps out of
+pass/fail (it does not fail the run): it is skipped, as node counts it. Otherwise a `<skipped>`
+child makes it skipped, except ctest's "Unable to find executable" (a test that failed to build),
+which is failed; a `status` of `notrun`, `disabled` or `skipped` (ctest) is skipped, and anything
+else passed. A test case that repeats the one just before it (same suite, class and name: pytest
+writes a failing test with a teardown error as two) is one test, with the worse outcome.
+A `<failure>` or `<error>` of a suite itself (a test file that crashed, a bad TAP plan) counts as
+one failed test unless one of its test cases already failed. Suite attributes (`tests=`,
+`failures=`, ...) are never summed: nested suites would count twice, and a report may claim tests
+it does not hold. They are compared with the test cases instead, and a disagreement is reported as
+a note while the test cases win. The one use of them: a leaf suite that lists test cases and
+declares exactly as many more tests as more skipped ones (libtest lists its ignored tests in
+`tests=` and `skipped=` only) has those counted as skipped. A suite that lists no test case at all
+gives no number: whatever its header claims is noted, not counted.
+
+Reports in UTF-16 or UTF-32 (told by a byte order mark or by the `<?xml` declaration's own bytes)
+are transcoded to UTF-8 as they stream. A name, class name, file or message kept for a caller is cut
+at 1000 characters ("… N more characters"): a report may hold megabyte names.
 
 Safety: the report is untrusted input. It is parsed by libxml2 through lxml with no network, no DTD
 loading and no entity resolution, and a document that declares a DOCTYPE at all is refused (no test
@@ -21,15 +31,17 @@ file (libtest writes one per test binary) are read one after another.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Protocol
 
 from lxml import etree
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import DocumentParser, Reading
+from evidence_gate.summary.encoding import Utf8Stream, detect_encoding, is_wide
 
 CHUNK_BYTES = 4 * 1024 * 1024  # fewer Python round trips per GB; still a bounded buffer
 _DECLARATION = b"<?xml"
@@ -41,6 +53,10 @@ _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # failed to build as status="notrun" with this message, and its console counts it as failed.
 _NOT_BUILT = frozenset({"Unable to find executable"})
 _MAX_NOTES = 20
+MAX_FIELD_CHARS = 1000
+_TODO = "todo"  # node's <skipped type="todo">
+# The encoding pseudo-attribute of a transcoded document's declaration, which must then say UTF-8.
+_DECLARED_ENCODING = re.compile(rb"""(<\?xml[^>]*?encoding\s*=\s*)(["'])[^"']*\2""")
 # Only end events, and only of these elements: libxml2 skips everything else (system-out,
 # properties) without a Python call, and a passing test case costs one event.
 _EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
@@ -53,7 +69,7 @@ class CaseResult:
     name: str
     classname: str
     file: str | None
-    line: int | None
+    line: int | None  # None, or a line number from 1
     outcome: str  # passed | failed | skipped
     message: str | None
 
@@ -85,7 +101,23 @@ class _Scan:
     current: _Suite | None = None
     case_failure: etree._Element | None = None
     case_skip: etree._Element | None = None
+    previous: tuple[_Suite | None, str, str, str] | None = None  # the last test case's suite, class and name
+    previous_outcome: str = ""
+    repeated: int = 0
     notes: list[str] = field(default_factory=list)
+
+    def untally(self, outcome: str, suite: _Suite | None) -> None:
+        """Take back a test case counted by `tally` (a repeated case is one test)."""
+        if outcome == "passed":
+            self.passed -= 1
+        elif outcome == "failed":
+            self.failed -= 1
+        else:
+            self.skipped -= 1
+        if suite is not None:
+            suite.cases -= 1
+            suite.failed -= outcome == "failed"
+            suite.skipped -= outcome == "skipped"
 
     def tally(self, outcome: str, suite: _Suite | None) -> None:
         if outcome == "passed":
@@ -126,14 +158,22 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     scan = _Scan()
     try:
         with path.open("rb") as handle:
-            for document in _Documents(handle):
-                _scan_document(document, scan, on_case)
+            encoding = detect_encoding(handle.read(len(_DECLARATION) * 4))
+            handle.seek(0)
+            wide = is_wide(encoding)
+            for document in _Documents(Utf8Stream(handle, encoding) if wide else handle):
+                _scan_document(document, scan, on_case, transcoded=wide)
     except UnsafeReport as refusal:
         return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
     except etree.XMLSyntaxError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({_one_line(str(error))})")
     except OSError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"cannot read ({error.strerror or error})")
+    if scan.repeated:
+        scan.notes.append(
+            f"{scan.repeated} test cases repeat the one before them (same suite, class and name); each pair "
+            "counted as one test with the worse outcome"
+        )
     if not scan.saw_report:
         return Reading(
             parser=PARSER.name, counts=None, reason="not a JUnit report (no <testsuites> or <testsuite> element)"
@@ -145,11 +185,15 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     return Reading(parser=PARSER.name, counts=counts, notes=tuple(notes))
 
 
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
 class _Documents:
     """Splits a byte stream into XML documents at each XML declaration that does not open the
     current document, without holding more than a chunk in memory."""
 
-    def __init__(self, handle: BinaryIO) -> None:
+    def __init__(self, handle: _Readable) -> None:
         self.handle = handle
         self.buffer = b""
         self.eof = False
@@ -205,7 +249,10 @@ def _parser() -> etree.XMLPullParser:
     )
 
 
-def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
+def _scan_document(
+    pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None, *, transcoded: bool
+) -> None:
+    """Parse one document; a `transcoded` one (UTF-16/32 read as UTF-8) has its declaration say so."""
     parser = _parser()
     checked = False
     fed = False
@@ -215,6 +262,8 @@ def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[Case
                 continue
             if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
                 raise UnsafeReport(_DOCTYPE_REFUSAL)
+            if transcoded:
+                piece = _DECLARED_ENCODING.sub(rb"\1\2UTF-8\2", piece, count=1)
             fed = True
         parser.feed(piece)
         checked = _handle_events(parser, scan, on_case, checked)
@@ -272,26 +321,35 @@ def _count_case(
 ) -> None:
     failure, skip = scan.case_failure, scan.case_skip
     scan.case_failure = scan.case_skip = None
-    if skip is not None:
+    if failure is not None:
+        outcome = "skipped" if skip is not None and skip.get("type") == _TODO else "failed"
+    elif skip is not None:
         outcome = "failed" if skip.get("message") in _NOT_BUILT else "skipped"
-    elif failure is not None:
-        outcome = "failed"
     elif element.get("status") in _SKIPPED_STATUSES:
         outcome = "skipped"
     else:
         outcome = "passed"
+    name, classname = _capped(element.get("name") or ""), _capped(element.get("classname") or "")
+    identity = (suite, classname, name, element.get("file") or "")
+    if identity == scan.previous:
+        scan.repeated += 1
+        if scan.previous_outcome == "failed" or outcome != "failed":
+            return
+        scan.untally(scan.previous_outcome, suite)
+    scan.previous, scan.previous_outcome = identity, outcome
     scan.tally(outcome, suite)
     if on_case is not None:
         reported = failure if failure is not None else skip
         message = (reported.get("message") or reported.text) if reported is not None else None
+        file = element.get("file")
         on_case(
             CaseResult(
-                name=element.get("name") or "",
-                classname=element.get("classname") or "",
-                file=element.get("file"),
-                line=_int(element.get("line")),
+                name=name,
+                classname=classname,
+                file=_capped(file) if file is not None else None,
+                line=_line_number(element.get("line")),
                 outcome=outcome,
-                message=message if outcome == "failed" else None,
+                message=_capped(message) if message is not None and outcome == "failed" else None,
             )
         )
 
@@ -324,8 +382,8 @@ def _close_suite(element: etree._Element, scan: _Scan) -> None:
     declared_skipped = _int(element.get("skipped"))
     declared_failed = _sum_ints(element.get("failures"), element.get("errors"))
     listed = suite.cases - suite.suite_errors
-    unlisted_skips = min((declared_skipped or 0) - suite.skipped, (declared_tests or 0) - listed)
-    if not suite.nested and unlisted_skips > 0:
+    unlisted_skips = (declared_skipped or 0) - suite.skipped
+    if not suite.nested and listed and unlisted_skips > 0 and unlisted_skips == (declared_tests or 0) - listed:
         # libtest declares its ignored tests in tests= and skipped= but lists no test case for them.
         scan.skipped += unlisted_skips
         suite.cases += unlisted_skips
@@ -357,6 +415,19 @@ def _release(element: etree._Element) -> None:
     if parent is not None:
         while element.getprevious() is not None:
             del parent[0]
+
+
+def _line_number(value: str | None) -> int | None:
+    """A `line=` attribute as a line number: 0, negative or not a number is no line."""
+    number = _int(value)
+    return number if number is not None and number > 0 else None
+
+
+def _capped(text: str) -> str:
+    """`text`, cut at MAX_FIELD_CHARS with the number of characters left out."""
+    if len(text) <= MAX_FIELD_CHARS:
+        return text
+    return f"{text[:MAX_FIELD_CHARS]}… {len(text) - MAX_FIELD_CHARS} more characters"
 
 
 def _int(value: str | None) -> int | None:
