@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from evidence_gate.model import Counts, SummaryStatus
-from evidence_gate.summary.read import numbered_lines, read_lines, read_source
+from evidence_gate.summary.read import MAX_EARLIER_DRAWINGS, numbered_lines, read_lines, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
@@ -24,15 +24,29 @@ def concatenated(tmp_path: Path, *fixtures: str) -> Path:
     return log(tmp_path, b"".join((FIXTURES / fixture).read_bytes() for fixture in fixtures))
 
 
-def test_every_drawing_of_a_redrawn_line_is_read_with_its_line_number(tmp_path: Path) -> None:
-    path = log(tmp_path, b"first\ncollecting ... \r\x1b[2Kcollected 3 items\r\n\nlast\n")
+def test_a_redrawn_line_reads_as_its_last_drawing_after_those_that_tell_of_a_failure(tmp_path: Path) -> None:
+    path = log(
+        tmp_path,
+        b"first\ncollecting ... \r\x1b[2Kcollected 3 items\r\n"
+        b"Tests: 1 failed, 2 total\rTests: 0 failed, 3 total\rTests: 3 passed, 3 total\n\nlast\n",
+    )
     assert list(numbered_lines(path)) == [
         (1, "first"),
-        (2, "collecting ... "),
         (2, "collected 3 items"),
-        (3, ""),
-        (4, "last"),
+        (3, "Tests: 1 failed, 2 total"),
+        (3, "Tests: 0 failed, 3 total"),
+        (3, "Tests: 3 passed, 3 total"),
+        (4, ""),
+        (5, "last"),
     ]
+
+
+def test_a_log_of_hostile_redraws_keeps_a_bounded_number_of_drawings_per_line(tmp_path: Path) -> None:
+    path = log(tmp_path, b"".join(b"fail %d\r" % number for number in range(50_000)) + b"done\n")
+    drawings = list(read_lines(path))
+    assert len(drawings) == MAX_EARLIER_DRAWINGS + 1
+    assert drawings[:2] == ["fail 0", "fail 1"]
+    assert drawings[-2:] == ["fail 49999", "done"]
 
 
 def test_a_failure_drawn_over_by_a_passing_closing_line_still_fails_the_run(tmp_path: Path) -> None:

@@ -41,6 +41,13 @@ MAX_LINE_CHARS = 1024 * 1024
 # word), and the two-character escapes.
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]+[0-~]|[@-Z\\-_])")
 
+# Words any runner (or shell) prints where a line tells of a failure, a crash or an exit status,
+# in lower case: a drawing erased by a later one is kept when it holds one of them.
+_FAILURE_WORDS = ("fail", "error", "not ok", "exit", "panic", "bail out", "abort", "crash", "killed", "timed out")
+_FAILURE_SIGNS = ("✖", "✕", "✗", "\u00d7")  # the last: multiplication sign
+_FAILURE_PATTERN = re.compile("|".join(map(re.escape, _FAILURE_WORDS + _FAILURE_SIGNS)), re.IGNORECASE)
+MAX_EARLIER_DRAWINGS = 256
+
 # Runners whose console output other, generic parsers also read: the generic reading is of the same run.
 _ALSO_READ_BY: dict[str, frozenset[str]] = {
     "node-test": frozenset({"tap"}),  # node's tap reporter, the default when piped
@@ -53,19 +60,49 @@ def clean_line(raw: str) -> str:
 
 
 def line_drawings(raw: str) -> list[str]:
-    """A log line as a person saw it, colours removed: one entry per drawing of a line redrawn with
-    carriage returns (progress bars, spinners, a closing line drawn over another), blank drawings
-    left out, and `[""]` for a blank line.
+    """A log line as a person saw it, colours removed; for a line redrawn with carriage returns
+    (progress bars, spinners, a closing line drawn over another), its last drawing after every
+    earlier drawing that holds a failure word or sign (`_FAILURE_WORDS`), each once; `[""]` when blank.
 
-    Every drawing is kept, not only the last one a terminal would leave on screen: which drawing
-    carries the evidence is the parser's to judge, not the reader's. A failure drawn over
-    (`=== 1 failed ===` then `\\r=== 1 passed ===`) was printed by the run and must count, and a
-    parser cannot tell a drawing that holds a failure without seeing it. Parsers trust closing lines,
-    which runners print once, so the progress drawings before them only add lines they ignore."""
+    A drawing erased by a later one was a passing state (a progress bar's step) unless it told of a
+    failure: that is the evidence an erasure can hide (`=== 1 failed ===` drawn over by
+    `=== 1 passed ===`), so those drawings reach the parsers and the marker scan, which judge them as
+    lines of their own. The rest are left out, so a log of redraws costs what its last drawings cost.
+    A line with more than `MAX_EARLIER_DRAWINGS` such drawings keeps the first and last half of them."""
     line = clean_line(raw)
     if "\r" not in line:
         return [line]
-    return [part for part in line.split("\r") if part.strip()] or [""]
+    last, last_start, stop = "", 0, len(line)
+    while True:
+        start = line.rfind("\r", 0, stop) + 1
+        if line[start:stop].strip():
+            last, last_start = line[start:stop], start
+            break
+        if not start:
+            return [""]  # every drawing blank
+        stop = start - 1
+    earlier = line[:last_start].lower()  # a quick test first: most redraws are progress bars
+    if not any(word in earlier for word in _FAILURE_WORDS + _FAILURE_SIGNS):
+        return [last]
+    first: dict[str, None] = {}
+    later: dict[str, None] = {}  # the last ones, oldest first
+    seen_start = -1
+    for match in _FAILURE_PATTERN.finditer(line, 0, last_start):
+        start = line.rfind("\r", 0, match.start()) + 1
+        if start == seen_start:
+            continue
+        seen_start = start
+        end = line.find("\r", match.end())
+        drawing = line[start : end if end != -1 else len(line)]
+        if drawing in first or drawing in later or drawing == last:
+            continue
+        if len(first) < MAX_EARLIER_DRAWINGS // 2:
+            first[drawing] = None
+            continue
+        later[drawing] = None
+        if len(later) > MAX_EARLIER_DRAWINGS // 2:
+            del later[next(iter(later))]
+    return [*first, *later, last]
 
 
 def unreadable_reason(head: bytes, encoding: str | None = None) -> str | None:

@@ -67,6 +67,7 @@ _SKIPPED = frozenset({"skipped", "xfailed"})
 _NOT_OUTCOMES = frozenset(
     {"deselected", "warning", "warnings", "rerun", "subtests passed", "subtests failed", "subtests skipped"}
 )
+_MAX_CLOSING_CHARS = 4096  # wider than any terminal pytest pads its lines to
 MAX_NAMES = 10_000  # test names kept per session to match teardown errors and subtests with outcomes
 _MAX_NAME_CHARS = 1000
 
@@ -212,7 +213,9 @@ class PytestParser(LineParser):
         if not line:
             return
         first = line[0]
-        if first == "=":
+        if len(line) > _MAX_CLOSING_CHARS:
+            pass  # no closing line or header is this long: pytest pads them to the terminal's width
+        elif first == "=":
             if " in " in line and (padded := _PADDED.match(line)):
                 self._closing_line(_closing(padded["body"], strict=False))
                 return
