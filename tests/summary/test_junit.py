@@ -196,15 +196,17 @@ def test_unlisted_skips_are_counted_only_when_the_header_adds_up(tmp_path: Path)
     assert scan_junit(claims).counts == Counts(passed=2, failed=0, skipped=0)
 
 
-def test_a_test_case_repeated_right_after_itself_is_one_test_with_the_worse_outcome(tmp_path: Path) -> None:
+def test_an_error_repeating_the_test_case_before_it_is_that_tests_error_not_a_test(tmp_path: Path) -> None:
     path = report(
         tmp_path,
-        '<testsuite><testcase classname="t" name="a"/><testcase classname="t" name="a"><error message="teardown"/>'
-        '</testcase><testcase classname="t" name="b"/></testsuite>',
+        '<testsuite><testcase classname="t" name="a"><failure message="assert"/></testcase>'
+        '<testcase classname="t" name="a"><error message="failed on teardown"/></testcase>'
+        '<testcase classname="t" name="b"/><testcase classname="t" name="b"><error message="teardown"/></testcase>'
+        '<testcase classname="t" name="c"/><testcase classname="t" name="c"/></testsuite>',
     )
     reading = scan_junit(path)
-    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
-    assert any("repeat" in note for note in reading.notes)
+    assert reading.counts == Counts(passed=2, failed=2, skipped=0)
+    assert any("teardown error" in note for note in reading.notes)
 
 
 @pytest.mark.parametrize("line", ["0", "-3", "x"])

@@ -7,8 +7,8 @@ which node marks as a todo with `<skipped type="todo">` beside its `<failure>` a
 pass/fail (it does not fail the run): it is skipped, as node counts it. Otherwise a `<skipped>`
 child makes it skipped, except ctest's "Unable to find executable" (a test that failed to build),
 which is failed; a `status` of `notrun`, `disabled` or `skipped` (ctest) is skipped, and anything
-else passed. A test case that repeats the one just before it (same suite, class and name: pytest
-writes a failing test with a teardown error as two) is one test, with the worse outcome.
+else passed. A test case with an `<error>` that repeats the one just before it (same suite, class
+and name) is that test's error, not a test: pytest writes a failing test's teardown error so.
 A `<failure>` or `<error>` of a suite itself (a test file that crashed, a bad TAP plan) counts as
 one failed test unless one of its test cases already failed. Suite attributes (`tests=`,
 `failures=`, ...) are never summed: nested suites would count twice, and a report may claim tests
@@ -79,7 +79,7 @@ class CaseResult:
         return f"{self.classname}::{self.name}" if self.classname and self.classname != self.name else self.name
 
 
-@dataclass
+@dataclass(eq=False)
 class _Suite:
     """What one <testsuite> declares, and what its test cases (nested suites' included) showed."""
 
@@ -171,8 +171,8 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
         return Reading(parser=PARSER.name, counts=None, reason=f"cannot read ({error.strerror or error})")
     if scan.repeated:
         scan.notes.append(
-            f"{scan.repeated} test cases repeat the one before them (same suite, class and name); each pair "
-            "counted as one test with the worse outcome"
+            f"{scan.repeated} test cases with an <error> repeat the one before them (same suite, class and "
+            "name: a teardown error); each counted with that test, as failed"
         )
     if not scan.saw_report:
         return Reading(
@@ -331,9 +331,9 @@ def _count_case(
         outcome = "passed"
     name, classname = _capped(element.get("name") or ""), _capped(element.get("classname") or "")
     identity = (suite, classname, name, element.get("file") or "")
-    if identity == scan.previous:
-        scan.repeated += 1
-        if scan.previous_outcome == "failed" or outcome != "failed":
+    if identity == scan.previous and failure is not None and _local(failure.tag) == "error":
+        scan.repeated += 1  # the error of the test case just before: pytest's teardown error of a failed test
+        if scan.previous_outcome == "failed":
             return
         scan.untally(scan.previous_outcome, suite)
     scan.previous, scan.previous_outcome = identity, outcome

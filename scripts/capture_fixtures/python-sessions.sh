@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Capture the pytest fixtures whose console line alone does not carry the truth, from real runs:
+# Capture the Python fixtures whose closing lines alone do not carry the truth, from real runs:
 #   tests/fixtures/stack-logs/pytest/teardown-errors.*   teardown errors of passing and failing tests
 #   tests/fixtures/stack-logs/pytest/subtests.*          unittest subTest failures
 #   tests/fixtures/stack-logs/pytest/subtests-fixture.*  pytest's `subtests` fixture (pytest-subtests)
 #   tests/fixtures/stack-logs/pytest/killed*.log         sessions killed before their closing line
-# Run after python.sh (whose fresh_dir clears the folder); only these files are rewritten.
+#   tests/fixtures/stack-logs/unittest/subtests*.log     the subTest suite under python -m unittest
+# Run after python.sh (whose fresh_dir clears the folders); only these files are rewritten.
 # expected.json and README.md are maintained by hand and are not touched.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +16,7 @@ SUBTESTS_VERSION=${SUBTESTS_VERSION:-0.15.0}
 
 apt_install if-root python3 python3-venv
 
-make_work capture-pytest-sessions
+make_work capture-python-sessions
 
 unset CI NO_COLOR FORCE_COLOR PY_COLORS PYTEST_ADDOPTS PYTEST_PLUGINS COLUMNS LINES \
   PYTHONWARNINGS PYTHONDONTWRITEBYTECODE 2>/dev/null || true
@@ -138,4 +139,11 @@ run_piped "$dest/subtests.verbose.log" "$s/subtests" "$pytest" -p no:cacheprovid
 run_piped "$dest/killed-after-closing-line.log" "$s/killed" timeout -s KILL 5 "$pytest" -p no:cacheprovider -s
 run_piped "$dest/killed.log" "$s/killed" timeout -s KILL 5 "$pytest" -p no:cacheprovider
 
-echo "== done: fixtures written to tests/fixtures/stack-logs/pytest"
+dest="$stack_logs/unittest"
+mkdir -p "$dest"
+rm -f "$dest"/subtests*.log
+echo "== $("$work/venv/bin/python" --version) unittest"
+run_piped "$dest/subtests.log" "$s/subtests" "$work/venv/bin/python" -m unittest
+run_piped "$dest/subtests.verbose.log" "$s/subtests" "$work/venv/bin/python" -m unittest -v
+
+echo "== done: fixtures written to tests/fixtures/stack-logs/{pytest,unittest}"
