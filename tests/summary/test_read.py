@@ -126,3 +126,9 @@ def test_a_long_single_line_log_and_megabyte_test_names_are_read_in_flat_memory(
     huge_status, huge_peak = peak_mib(huge)
     assert (small_status, huge_status) == ("failed", "failed")
     assert huge_peak < small_peak + 64, (small_peak, huge_peak)
+
+
+def test_a_utf16_report_that_no_reader_streams_is_unparsed_with_the_reason(tmp_path: Path) -> None:
+    path = log(tmp_path, '{"actions": {"_values": []}}'.encode("utf-16"), "report.json")
+    summary = read_source(path, ["xcresult"])
+    assert (summary.counts, summary.reason) == (None, "cannot read report.json: UTF-16")

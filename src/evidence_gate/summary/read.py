@@ -185,7 +185,7 @@ def read_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
     """Every candidate parser's reading of one pass over the log, merged as the module says."""
     parsers = [line_parser(name) for name in names]
-    for line in read_lines(path):
+    for _, line in numbered_lines(path):
         for parser in parsers:
             parser.feed(line)
     readings = {reading.parser: reading for reading in (parser.finish() for parser in parsers) if reading is not None}

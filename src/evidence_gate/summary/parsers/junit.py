@@ -362,7 +362,7 @@ def _suite_error(element: etree._Element, suite_element: etree._Element, scan: _
     """
     suite = scan.suite_of(suite_element)
     message = _one_line(element.get("message") or element.text or element.get("type") or "")[:200]
-    name = suite_element.get("name") or "(unnamed)"
+    name = _capped(suite_element.get("name") or "(unnamed)")
     if suite is not None and suite.failed:
         scan.notes.append(f"suite {name!r} also reports a failure of its own: {message}")
         return
@@ -377,7 +377,7 @@ def _close_suite(element: etree._Element, scan: _Scan) -> None:
     suite = scan.suites.pop(id(element), None) or _Suite(element=element)
     if scan.current is suite:
         scan.current = None
-    name = element.get("name") or "(unnamed)"
+    name = _capped(element.get("name") or "(unnamed)")
     declared_tests = _int(element.get("tests"))
     declared_skipped = _int(element.get("skipped"))
     declared_failed = _sum_ints(element.get("failures"), element.get("errors"))

@@ -41,7 +41,10 @@ _SUMMARY = re.compile(rf"^(?:# |{_INFO_SIGN})(?P<key>[a-z_]+) (?P<value>\d+(?:\.
 _ABSOLUTE_FILE = r"(?:/|[A-Za-z]:[\\/]).*\.[cm]?[jt]sx?"
 _TAP_FILE = re.compile(rf"^(?P<verdict>ok|not ok) \d+ - {_ABSOLUTE_FILE}$")
 _SPEC_FILE = re.compile(rf"^(?P<verdict>✔|✖) {_ABSOLUTE_FILE} \(\d+(?:\.\d+)?m?s\)$")
-_SPEC_LINE_STARTS = ("✔ ", "✖ ", "﹣ ", "▶ ", _INFO_SIGN, " ", "\t")
+# First characters of spec's own lines (anything else under spec is a test file's output), and of
+# every line this parser reads.
+_SPEC_FIRST = frozenset("✔✖﹣▶\u2139 \t")
+_NODE_FIRST = _SPEC_FIRST | frozenset("#on")
 _DOTS = re.compile(r"^[.X]+$")
 _DOT_FAILED_LIST = "Failed tests:"
 
@@ -73,13 +76,16 @@ class NodeTestParser(LineParser):
 
     def feed(self, line: str) -> None:
         self._dot_reporter(line)
-        if not line.startswith(_SPEC_LINE_STARTS):
+        first = line[:1]
+        if first not in _SPEC_FIRST:
             self._spec_output.feed(line)
+        if first not in _NODE_FIRST:
+            return
         if line.startswith(("# ", _INFO_SIGN)):
-            if line.startswith("# ") and not line.startswith("# Subtest: "):
+            if first == "#" and not line.startswith("# Subtest: "):
                 self._tap_output.feed(line[2:].replace("\\#", "#"))
             self._summary(line)
-        elif line.startswith((" ", "\t")):
+        elif first in " \t":
             if line.lstrip().startswith(("ok ", "not ok ", "# Subtest:", "✔ ", "✖ ", "﹣ ")):
                 self._children = True
         elif line.startswith(("ok ", "not ok ", "✔ ", "✖ ")):
