@@ -132,3 +132,15 @@ def test_a_utf16_report_that_no_reader_streams_is_unparsed_with_the_reason(tmp_p
     path = log(tmp_path, '{"actions": {"_values": []}}'.encode("utf-16"), "report.json")
     summary = read_source(path, ["xcresult"])
     assert (summary.counts, summary.reason) == (None, "cannot read report.json: UTF-16")
+
+
+def test_a_green_unittest_run_beside_pytests_is_taken_as_pytests_and_said(tmp_path: Path) -> None:
+    summary = read_source(concatenated(tmp_path, "pytest/failure.log", "unittest/success.log"), ALL_PARSERS)
+    assert (summary.parser, summary.counts) == ("pytest", Counts(passed=3, failed=2, skipped=0))
+    assert any(note.startswith("unittest also read this log") for note in summary.notes)
+
+
+def test_a_unittest_run_with_failures_beside_a_green_pytest_run_makes_the_log_unparsed(tmp_path: Path) -> None:
+    summary = read_source(concatenated(tmp_path, "pytest/success.log", "unittest/failure.log"), ALL_PARSERS)
+    assert summary.counts is None
+    assert summary.reason and summary.reason.startswith("unittest reads 1 failed tests")

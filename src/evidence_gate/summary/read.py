@@ -6,12 +6,14 @@ Content is UTF-8, or UTF-16/UTF-32 told by its byte order mark (see `encoding`).
 empty or binary is `unparsed` with the reason, never a guess.
 
 One log may hold the runs of several runners (a script running pytest, then jest, then go test):
-each runner's parser reads its own closing lines, and their readings add up. Some runners' output is
-also another format a generic parser reads (node's tap reporter writes TAP): such a pair is the
-same run, read twice, and only the runner's own parser counts it, unless the generic reading shows
-failures the runner's does not explain, which makes the log unparsed (a second run of the generic
-format with failures of its own cannot be told from the first). Any recognised run that cannot be
-read makes the whole log unparsed: a sum that leaves a run out would be a guess.
+each runner's parser reads its own closing lines, and their readings add up. Two parsers can also
+read one run (`_ALSO_READ_BY`): node's tap reporter writes TAP, which the tap parser reads too, and
+pytest shows a test's captured output, where a unittest run the test started prints its own
+closing lines. There the runner's own reading counts and the other is noted, not added, unless it
+shows more failures than the runner's, which makes the log unparsed: failures of a second run
+cannot be told from the first run's. (So a green unittest run after a green pytest run in one log
+counts pytest's tests only, and says so.) Any recognised run that cannot be read makes the whole
+log unparsed: a sum that leaves a run out would be a guess.
 """
 
 from __future__ import annotations
@@ -48,9 +50,10 @@ _FAILURE_SIGNS = ("✖", "✕", "✗", "\u00d7")  # the last: multiplication sig
 _FAILURE_PATTERN = re.compile("|".join(map(re.escape, _FAILURE_WORDS + _FAILURE_SIGNS)), re.IGNORECASE)
 MAX_EARLIER_DRAWINGS = 256
 
-# Runners whose console output other, generic parsers also read: the generic reading is of the same run.
+# Runners whose console output other parsers also read: those readings are of the same run.
 _ALSO_READ_BY: dict[str, frozenset[str]] = {
     "node-test": frozenset({"tap"}),  # node's tap reporter, the default when piped
+    "pytest": frozenset({"unittest"}),  # a unittest run inside a test's captured output
 }
 
 
@@ -118,12 +121,12 @@ def unreadable_reason(head: bytes, encoding: str | None = None) -> str | None:
 
 
 def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Each drawing of each line (see `line_drawings`) with the number of the line it is on, read in
+    """The drawings of each line (see `line_drawings`), each with the number of its line, read in
     bounded memory: an over-long line is cut into pieces of 1 Mi characters, each its own line."""
     with path.open("rb") as handle:
         encoding = detect_encoding(handle.read(HEAD_BYTES))
         handle.seek(0)
-        text = text_reader(handle, "utf-8-sig" if encoding == "utf-8" else encoding)
+        text = text_reader(handle, encoding)
         number = 0
         while piece := text.readline(MAX_LINE_CHARS):
             number += 1
@@ -189,11 +192,11 @@ def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
         for parser in parsers:
             parser.feed(line)
     readings = {reading.parser: reading for reading in (parser.finish() for parser in parsers) if reading is not None}
-    for runner, generic in _ALSO_READ_BY.items():
+    for runner, others in _ALSO_READ_BY.items():
         own = readings.get(runner)
         if own is None or own.counts is None:
             continue
-        for name in sorted(generic & readings.keys()):
+        for name in sorted(others & readings.keys()):
             other = readings.pop(name)
             if other.counts is None or other.counts.failed > own.counts.failed:
                 seen = (
@@ -205,6 +208,10 @@ def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
                     reason=f"{name} reads {seen} where {runner}'s summary shows {own.counts.failed} failed: "
                     f"the log holds {name} output that is not {runner}'s run, and the two cannot be told apart",
                 )
+            note = f"{name} also read this log ({other.counts.executed} executed), taken as {runner}'s run"
+            readings[runner] = own = Reading(
+                parser=own.parser, counts=own.counts, reason=own.reason, notes=(*own.notes, note)
+            )
     return _added_up(list(readings.values()))
 
 
