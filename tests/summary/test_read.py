@@ -3,9 +3,12 @@ memory on hostile input."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from evidence_gate.model import Counts, SummaryStatus
 from evidence_gate.summary.read import MAX_EARLIER_DRAWINGS, numbered_lines, read_lines, read_source
@@ -71,11 +74,29 @@ def test_a_utf16_log_of_nul_characters_is_binary(tmp_path: Path) -> None:
     assert summary.reason and "binary" in summary.reason
 
 
-def test_a_log_holding_several_runners_runs_adds_them_up(tmp_path: Path) -> None:
-    path = concatenated(tmp_path, "pytest/failure.log", "jest/failure.log", "go-test/failure.v.log")
-    summary = read_source(path, ALL_PARSERS)
-    assert summary.counts == Counts(passed=3 + 3 + 5, failed=2 + 2 + 1, skipped=0)
-    assert summary.parser == "pytest+jest+go-test"
+def truth(fixture: str) -> Counts:
+    folder, name = fixture.split("/")
+    entry = json.loads((FIXTURES / folder / "expected.json").read_text(encoding="utf-8"))[name]
+    return Counts(passed=entry["passed"], failed=entry["failed"], skipped=entry["skipped"])
+
+
+@pytest.mark.parametrize(
+    "fixtures",
+    [
+        ("pytest/failure.log", "jest/failure.log", "go-test/failure.v.log"),
+        ("pytest/mixed.log", "rspec/failure.log"),
+        ("pytest/success.tty.log", "minitest/failure.log", "mocha/failure.log"),
+        ("pytest/mixed.xdist.log", "phpunit/failure.log", "cargo-test/failure.log", "ctest/failure.log"),
+    ],
+    ids=["pytest-jest-go", "pytest-rspec", "pytest-minitest-mocha", "pytest-phpunit-cargo-ctest"],
+)
+def test_a_log_holding_several_runners_runs_adds_them_up(tmp_path: Path, fixtures: tuple[str, ...]) -> None:
+    summary = read_source(concatenated(tmp_path, *fixtures), ALL_PARSERS)
+    expected = Counts(passed=0, failed=0, skipped=0)
+    for fixture in fixtures:
+        expected = expected + truth(fixture)
+    assert summary.counts == expected
+    assert set(str(summary.parser).split("+")) == {fixture.split("/")[0] for fixture in fixtures}
     assert summary.notes[0].startswith("runs of several runners added up")
 
 

@@ -24,9 +24,11 @@ Each test is counted once, as pytest's JUnit report does, where the closing line
 
 Position: a closing line is pytest's only where pytest prints it, last in its session. A session
 that began with `=== test session starts ===` ends at the next header or the end of the log; its
-last closing line counts, provided nothing pytest prints inside a session (section rules,
-progress) follows it. Earlier closing-looking lines are a test's output, unless one shows more
-failures than the last (a closing line drawn over another): then the session is unparsed.
+last closing line counts, provided nothing pytest prints inside a session (section rules, a test
+file's progress) follows it, and it does not stand right under a progress line pytest left open
+(`test_a.py ..`, then the line a test printed with `-s`: pytest ends that line with `[ NN%]` and a
+blank line before its summary). Earlier closing-looking lines are a test's output, unless one
+shows more failures than the last (a closing line drawn over another): then the session is unparsed.
 
 Not trusted, so the reading has no counts: a session whose header has no closing line in that
 position (killed, timed out, truncated log, or a test's output printed where the closing line
@@ -52,7 +54,10 @@ _COLLECTED = re.compile(r"^(?:no tests collected|\d+(?:/\d+)? tests? collected)(
 _STOPPED = re.compile(r"^!+ (?P<why>KeyboardInterrupt|_pytest\.outcomes\.Exit: .*) !+$")
 # What pytest prints inside a session, never after its closing line: section rules and progress.
 _RULE = re.compile(r"^(?:=+ \S.* =+|_+ \S.* _+)$")
-_PROGRESS = re.compile(r"^(?:\S+\.py )?[.sFExXu]+$|\[\s*\d+%\]$")
+# A test file's progress line (`test_a.py ..F`), which pytest ends with `[ NN%]` and a blank line
+# before anything else it prints; bare dots are left out, since other runners print them too.
+_PROGRESS = re.compile(r"^\S+\.py [.sFExXu]+(?: +\[\s*\d+%\])?$|\[\s*\d+%\]$")
+_OPEN_PROGRESS = re.compile(r"^\S+\.py [.sFExXu]+$")
 _ERROR_HEADER = re.compile(r"^_+ ERROR (?:at (?P<when>setup|teardown) of (?P<name>.+?)|collecting .+?) _+$")
 _SUMMARY_RULE = re.compile(r"^=+ short test summary info =+$")
 # Short test summary lines: `FAILED path::Class::test - message`, `SUBFAILED(n=1) path::test - message`.
@@ -129,6 +134,7 @@ class _Session:
     subfailed_parents: set[str] = field(default_factory=set)
     summary: bool = False  # the short test summary was printed
     overflow: bool = False
+    open_progress: bool = False  # the line just read is a progress line pytest has not ended yet
 
     def keep(self, names: set[str], name: str) -> None:
         if len(names) < MAX_NAMES:
@@ -140,6 +146,7 @@ class _Session:
         """A line of the session that is not a closing line or a header."""
         if self.closing is not None and (_RULE.match(line) or _PROGRESS.search(line)):
             self.after_closing = True
+        self.open_progress = line[-1] in ".sFExXu" and _OPEN_PROGRESS.match(line) is not None
         first = line[0]
         if first == "_" and (header := _ERROR_HEADER.match(line)):
             self.error_headers += 1
@@ -211,6 +218,7 @@ class PytestParser(LineParser):
 
     def feed(self, line: str) -> None:
         if not line:
+            self._session.open_progress = False
             return
         first = line[0]
         if len(line) > _MAX_CLOSING_CHARS:
@@ -234,8 +242,10 @@ class PytestParser(LineParser):
         if closing is None:
             return
         session = self._session
-        session.closing, session.after_closing = closing, False
         session.most_failed = max(session.most_failed, closing.counts.failed)
+        if self._open and session.open_progress:
+            return  # a test's output on its file's progress line: pytest ends that line before its summary
+        session.closing, session.after_closing = closing, False
         if not self._open:
             self._end_session()  # without a header (-q), a closing line is all there is of a session's end
 
