@@ -13,6 +13,9 @@ set -euo pipefail
 PYTHON=${PYTHON:-python3}
 PYTEST_VERSION=${PYTEST_VERSION:-9.2.0}
 SUBTESTS_VERSION=${SUBTESTS_VERSION:-0.15.0}
+# pytest 8 with the pytest-subtests plugin, which writes its short test summary differently.
+PYTEST8_VERSION=${PYTEST8_VERSION:-8.3.5}
+SUBTESTS8_VERSION=${SUBTESTS8_VERSION:-0.14.1}
 
 apt_install if-root python3 python3-venv
 
@@ -26,6 +29,9 @@ echo "== creating a virtual environment in $work"
 "$work/venv/bin/pip" install -q --disable-pip-version-check "pytest==$PYTEST_VERSION" \
   "pytest-subtests==$SUBTESTS_VERSION"
 pytest="$work/venv/bin/pytest"
+"$PYTHON" -m venv "$work/venv8"
+"$work/venv8/bin/pip" install -q --disable-pip-version-check "pytest==$PYTEST8_VERSION" \
+  "pytest-subtests==$SUBTESTS8_VERSION"
 
 s="$work/pytest"
 mkdir -p "$s"/{teardown-errors,subtests,subtests-fixture,killed}
@@ -134,6 +140,9 @@ for c in teardown-errors subtests subtests-fixture; do
 done
 run_piped "$dest/teardown-errors.tb-no.log" "$s/teardown-errors" "$pytest" -p no:cacheprovider --tb=no
 run_piped "$dest/subtests.verbose.log" "$s/subtests" "$pytest" -p no:cacheprovider -v
+echo "== pytest $PYTEST8_VERSION, pytest-subtests $SUBTESTS8_VERSION"
+run_piped "$dest/subtests.pytest8.log" "$s/subtests" "$work/venv8/bin/pytest" -p no:cacheprovider
+run_piped "$dest/subtests-fixture.pytest8.log" "$s/subtests-fixture" "$work/venv8/bin/pytest" -p no:cacheprovider
 # A session killed (as a CI timeout does) while test_hangs sleeps: with -s the line printed by
 # test_prints_a_closing_line stands in the log like pytest's own closing line.
 run_piped "$dest/killed-after-closing-line.log" "$s/killed" timeout -s KILL 5 "$pytest" -p no:cacheprovider -s

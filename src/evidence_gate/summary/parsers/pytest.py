@@ -18,9 +18,9 @@ Each test is counted once, as pytest's JUnit report does, where the closing line
   `FAILED`, it is taken from `failed`, else from `passed`; a session that also skipped tests cannot
   say which, and is unparsed. So is a session whose errors are not all named in an ERRORS section
   (`--tb=no`), since any of them may be a teardown error.
-- each failing subtest (`SUBFAILED... id` in the short test summary; unittest's `subTest` and
-  pytest's `subtests` fixture) is a `failed` of its own: the test is counted once, as failed, and
-  a parent pytest counted as passed (unittest's `subTest`) is moved to failed.
+- each failing subtest (`SUBFAILED... id`, or pytest-subtests' `(n=1) SUBFAIL id`, in the short
+  test summary; unittest's `subTest` and the `subtests` fixture) is a `failed` of its own: the test
+  is counted once, as failed, and a test pytest counted as passed is moved to failed.
 
 Position: a closing line is pytest's only where pytest prints it, last in its session. A session
 that began with `=== test session starts ===` ends at the next header or the end of the log; its
@@ -60,9 +60,10 @@ _PROGRESS = re.compile(r"^\S+\.py [.sFExXu]+(?: +\[\s*\d+%\])?$|\[\s*\d+%\]$")
 _OPEN_PROGRESS = re.compile(r"^\S+\.py [.sFExXu]+$")
 _ERROR_HEADER = re.compile(r"^_+ ERROR (?:at (?P<when>setup|teardown) of (?P<name>.+?)|collecting .+?) _+$")
 _SUMMARY_RULE = re.compile(r"^=+ short test summary info =+$")
-# Short test summary lines: `FAILED path::Class::test - message`, `SUBFAILED(n=1) path::test - message`.
+# Short test summary lines: `FAILED path::Class::test - message`, and a failing subtest's as pytest 9
+# (`SUBFAILED(n=1) path::test - message`) or pytest-subtests (`(n=1) SUBFAIL path::test - message`) writes it.
 _FAILED_ID = re.compile(r"^FAILED (?P<id>\S+)")
-_SUBFAILED_ID = re.compile(r"^SUBFAIL(?:ED)?.*? (?P<id>[^ ]+::\S+)(?: - |$)")
+_SUBFAILED_ID = re.compile(r"^(?:[(\[].*? )?SUBFAIL(?:ED)?(?:[(\[].*?)? (?P<id>[^ ]+::[^ ]+)(?: - |$)")
 
 _FAILED = frozenset({"failed", "error", "errors"})
 _PASSED = frozenset({"passed", "xpassed"})
@@ -156,7 +157,7 @@ class _Session:
             self.summary = True
         elif first == "F" and (failed := _FAILED_ID.match(line)):
             self.keep(self.failed, _head(failed["id"]))
-        elif first == "S" and (sub := _SUBFAILED_ID.match(line)):
+        elif first in "S([" and (sub := _SUBFAILED_ID.match(line)):
             self.subfailed += 1
             self.keep(self.subfailed_parents, _head(sub["id"]))
 
@@ -185,14 +186,16 @@ class _Session:
                     f"{elsewhere} teardown errors of tests that passed or were skipped: pytest does not say which",
                     (),
                 )
+            if elsewhere > counts.passed:
+                return None, f"{elsewhere} teardown errors of tests that did not fail, but {counts.passed} passed", ()
             counts = Counts(passed=counts.passed - elsewhere, failed=counts.failed - in_failed, skipped=counts.skipped)
             notes.append(f"{len(self.teardown)} teardown errors counted once with their tests, as failed")
         if self.subfailed:
-            moved = len(self.subfailed_parents - self.failed)
+            moved = len(self.subfailed_parents - self.failed)  # tests pytest counted as passed
+            if moved > counts.passed or self.subfailed > counts.failed:
+                return None, f"{self.subfailed} failing subtests do not fit the closing line's counts", ()
             counts = Counts(
-                passed=max(counts.passed - moved, 0),
-                failed=counts.failed - self.subfailed + moved,
-                skipped=counts.skipped,
+                passed=counts.passed - moved, failed=counts.failed - self.subfailed + moved, skipped=counts.skipped
             )
             notes.append(f"{self.subfailed} failing subtests counted once with their tests, as failed")
         elif counts.failed and not self.summary:
