@@ -84,9 +84,9 @@ def test_several_documents_in_one_file_add_up(tmp_path: Path) -> None:
 def test_a_declaration_split_across_read_chunks_is_still_a_boundary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evidence_gate.summary.parsers import junit
+    from evidence_gate.summary import xml_documents
 
-    monkeypatch.setattr(junit, "CHUNK_BYTES", 7)
+    monkeypatch.setattr(xml_documents, "CHUNK_BYTES", 7)
     document = '<?xml version="1.0"?><testsuite><testcase name="t"/><testcase name="u"/></testsuite>'
     path = report(tmp_path, document + document)
     assert scan_junit(path).counts == Counts(passed=4, failed=0, skipped=0)
@@ -247,9 +247,9 @@ def test_a_wide_report_with_failures_is_read(tmp_path: Path, encoding: str, code
 
 
 def test_a_wide_report_split_across_read_chunks_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from evidence_gate.summary.parsers import junit
+    from evidence_gate.summary import xml_documents
 
-    monkeypatch.setattr(junit, "CHUNK_BYTES", 1000)
+    monkeypatch.setattr(xml_documents, "CHUNK_BYTES", 7)
     cases = "".join(f'<testcase name="t{i}"/>' for i in range(2000))
     path = report(tmp_path, f'<?xml version="1.0" encoding="UTF-16"?><testsuite>{cases}</testsuite>'.encode("utf-16"))
     assert scan_junit(path).counts == Counts(passed=2000, failed=0, skipped=0)

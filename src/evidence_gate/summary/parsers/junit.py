@@ -26,26 +26,21 @@ Safety: the report is untrusted input. It is parsed by libxml2 through lxml with
 loading and no entity resolution, and a document that declares a DOCTYPE at all is refused (no test
 report needs one; every XML entity attack needs one). It is streamed: each element is cleared once
 read, so a report of any size is summarised in bounded memory. Several documents concatenated in one
-file (libtest writes one per test binary) are read one after another.
+file (libtest writes one per test binary) are read one after another (see `xml_documents`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from lxml import etree
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import DocumentParser, Reading
-from evidence_gate.summary.encoding import Utf8Stream, detect_encoding, is_wide
+from evidence_gate.summary.xml_documents import utf8_documents
 
-CHUNK_BYTES = 4 * 1024 * 1024  # fewer Python round trips per GB; still a bounded buffer
-_DECLARATION = b"<?xml"
-_BOM = b"\xef\xbb\xbf"
 _DOCTYPE = b"<!DOCTYPE"
 _DOCTYPE_REFUSAL = "the report declares a DOCTYPE; test reports never need one, so it is refused"
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
@@ -55,8 +50,6 @@ _NOT_BUILT = frozenset({"Unable to find executable"})
 _MAX_NOTES = 20
 MAX_FIELD_CHARS = 1000
 _TODO = "todo"  # node's <skipped type="todo">
-# The encoding pseudo-attribute of a transcoded document's declaration, which must then say UTF-8.
-_DECLARED_ENCODING = re.compile(rb"""(<\?xml[^>]*?encoding\s*=\s*)(["'])[^"']*\2""")
 # Only end events, and only of these elements: libxml2 skips everything else (system-out,
 # properties) without a Python call, and a passing test case costs one event.
 _EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
@@ -158,11 +151,8 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     scan = _Scan()
     try:
         with path.open("rb") as handle:
-            encoding = detect_encoding(handle.read(len(_DECLARATION) * 4))
-            handle.seek(0)
-            wide = is_wide(encoding)
-            for document in _Documents(Utf8Stream(handle, encoding) if wide else handle):
-                _scan_document(document, scan, on_case, transcoded=wide)
+            for document in utf8_documents(handle):
+                _scan_document(document, scan, on_case)
     except UnsafeReport as refusal:
         return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
     except etree.XMLSyntaxError as error:
@@ -185,56 +175,6 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     return Reading(parser=PARSER.name, counts=counts, notes=tuple(notes))
 
 
-class _Readable(Protocol):
-    def read(self, size: int, /) -> bytes: ...
-
-
-class _Documents:
-    """Splits a byte stream into XML documents at each XML declaration that does not open the
-    current document, without holding more than a chunk in memory."""
-
-    def __init__(self, handle: _Readable) -> None:
-        self.handle = handle
-        self.buffer = b""
-        self.eof = False
-
-    def _fill(self) -> None:
-        if not self.eof:
-            more = self.handle.read(CHUNK_BYTES)
-            self.buffer += more
-            self.eof = not more
-
-    def __iter__(self) -> Iterator[Iterator[bytes]]:
-        while True:
-            while not self.eof and len(self.buffer.lstrip()) < len(_DECLARATION):
-                self._fill()
-            self.buffer = self.buffer.lstrip()
-            if not self.buffer:
-                return
-            yield self._document()
-
-    def _document(self) -> Iterator[bytes]:
-        body = self.buffer[len(_BOM) :] if self.buffer.startswith(_BOM) else self.buffer
-        search_from = len(self.buffer) - len(body) + (len(_DECLARATION) if body.startswith(_DECLARATION) else 0)
-        keep = len(_DECLARATION) - 1
-        while True:
-            boundary = self.buffer.find(_DECLARATION, search_from)
-            if boundary != -1:
-                piece, self.buffer = self.buffer[:boundary], self.buffer[boundary:]
-                yield piece
-                return
-            if self.eof:
-                piece, self.buffer = self.buffer, b""
-                yield piece
-                return
-            cut = max(0, len(self.buffer) - keep)
-            piece, self.buffer = self.buffer[:cut], self.buffer[cut:]
-            search_from = max(0, search_from - cut)
-            if piece:
-                yield piece
-            self._fill()
-
-
 def _parser() -> etree.XMLPullParser:
     return etree.XMLPullParser(
         events=("end",),
@@ -249,10 +189,7 @@ def _parser() -> etree.XMLPullParser:
     )
 
 
-def _scan_document(
-    pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None, *, transcoded: bool
-) -> None:
-    """Parse one document; a `transcoded` one (UTF-16/32 read as UTF-8) has its declaration say so."""
+def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
     parser = _parser()
     checked = False
     fed = False
@@ -262,8 +199,6 @@ def _scan_document(
                 continue
             if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
                 raise UnsafeReport(_DOCTYPE_REFUSAL)
-            if transcoded:
-                piece = _DECLARED_ENCODING.sub(rb"\1\2UTF-8\2", piece, count=1)
             fed = True
         parser.feed(piece)
         checked = _handle_events(parser, scan, on_case, checked)
