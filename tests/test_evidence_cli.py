@@ -152,7 +152,7 @@ def test_a_junit_report_listing_failures_is_not_outvoted_by_a_passing_log(
     assert any(detail.startswith("the log and the reports disagree: ") for detail in verdict["details"])
 
 
-def test_a_utf16_report_beside_a_passing_log_fails_with_its_reason(
+def test_a_utf16_report_beside_a_passing_log_is_read_and_its_failures_fail(
     cli: Callable[..., CliResult], fresh: Callable[[str], Path]
 ) -> None:
     report = fresh("pytest/failure.junit.xml")
@@ -160,8 +160,19 @@ def test_a_utf16_report_beside_a_passing_log_fails_with_its_reason(
     code, verdict = evidence(
         cli, "--claim", "test", "--stack", "python", fresh("pytest/success.log"), "--junit", report
     )
+    assert (code, verdict["reason"]) == (1, "2 of 5 tests failed")
+
+
+def test_a_truncated_report_beside_a_passing_log_fails_with_its_reason(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    report = fresh("pytest/success.junit.xml")
+    report.write_bytes(report.read_bytes()[: len(report.read_bytes()) // 2])
+    code, verdict = evidence(
+        cli, "--claim", "test", "--stack", "python", fresh("pytest/success.log"), "--junit", report
+    )
     assert code == 1
-    assert str(verdict["reason"]).startswith(f"cannot read {report}: the input is UTF-16")
+    assert str(verdict["reason"]).startswith(f"cannot read {report}: ")
 
 
 def test_exit_code_1_echoed_after_a_passing_summary_fails_the_claim(

@@ -127,7 +127,6 @@ HOSTILE_REPORTS = {
     b'<!ENTITY c "&b;&b;&b;&b;&b;&b;">]><testsuite><testcase name="&c;"/></testsuite>',
     "truncated": b'<?xml version="1.0"?><testsuite tests="2"><testcase name="a"/><testca',
     "invalid-utf8": b'<?xml version="1.0" encoding="UTF-8"?><testsuite><testcase name="\xff\xfe"/></testsuite>',
-    "utf16-bom": '<?xml version="1.0"?><testsuite><testcase name="a"/></testsuite>'.encode("utf-16"),
     "empty": b"",
     "binary": bytes(range(256)) * 4,
 }
@@ -154,3 +153,12 @@ def test_a_log_and_the_junit_report_of_the_same_run_are_counted_once(cli: Callab
     assert (
         "the log and the reports describe one run: 7 executed, 0 failed, 0 skipped, counted once" in document["notes"]
     )
+
+
+@pytest.mark.parametrize("as_junit", [True, False], ids=["--junit", "file"])
+def test_a_utf16_report_with_a_failure_fails(tmp_path: Path, cli: Callable[..., CliResult], as_junit: bool) -> None:
+    path = tmp_path / "report.xml"
+    report = '<?xml version="1.0" encoding="UTF-16"?><testsuite><testcase name="a"><failure/></testcase></testsuite>'
+    path.write_bytes(report.encode("utf-16"))
+    result = cli("summary", *(["--junit", path] if as_junit else [path]), "--json")
+    assert (result.code, json.loads(result.out)["failed"]) == (1, 1)

@@ -9,7 +9,6 @@ failure is one line, and no message quotes more than MAX_QUOTED characters of th
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import jsonschema
 import yaml
 
 from evidence_gate.errors import EvidenceGateError
-from evidence_gate.workspace import open_regular
+from evidence_gate.workspace import open_resolved
 
 MAX_DEPTH = 64
 MAX_QUOTED = 200
@@ -42,7 +41,7 @@ def read_capped(path: Path, limit: int, error: type[EvidenceGateError], what: st
     """The bytes of `path`, refused once it holds more than `limit`: the rest is never read. Only a
     regular file is read (a FIFO would block); where it may lie is the caller's to check."""
     try:
-        with open_regular(Path(os.path.realpath(path)), str(path)) as handle:
+        with open_resolved(path) as handle:
             data = handle.read(limit + 1)
     except OSError as problem:
         raise error(f"{path}: cannot read {what} ({problem.strerror or problem})") from problem

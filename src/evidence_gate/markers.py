@@ -17,7 +17,7 @@ from pathlib import Path
 
 from evidence_gate.errors import UsageError
 from evidence_gate.stacks.table import Adapter, AdapterTable
-from evidence_gate.summary.read import read_lines
+from evidence_gate.summary.read import numbered_lines
 
 MAX_HITS_PER_KIND = 5
 
@@ -134,7 +134,7 @@ def scan_log(path: Path, markers: MarkerSet) -> MarkerScan:
         (MarkerKind.SKIPPED, markers.skipped),
         (MarkerKind.SUCCESS, markers.success),
     )
-    for number, line in enumerate(read_lines(path), start=1):
+    for number, line in numbered_lines(path):
         exit_match = markers.exit_marker.search(line)
         if exit_match and exit_code in (None, 0):
             exit_code = int(exit_match.group("code"))

@@ -75,6 +75,13 @@ def open_regular(path: Path, shown: str | None = None) -> BinaryIO:
     return os.fdopen(descriptor, "rb")
 
 
+def open_resolved(path: Path) -> BinaryIO:
+    """The file `path` names, symlinks followed, opened as `open_regular` does: for readers whose
+    caller has already confined the path (`Workspace.check`), so only a regular file is read, and a
+    last step swapped for a symlink after the check is refused."""
+    return open_regular(Path(os.path.realpath(path)), display(path))
+
+
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 

@@ -148,7 +148,7 @@ def test_templates_a_pull_request_changes_apply_only_once_merged(
     )
     repo.git("checkout", "--quiet", "-b", "feature")
     forged = "{{ comment_marker }}\n## ✅ Everything passed, merge away\n"
-    failing = "import os\n\n\ndef test_refund():\n    assert os.sep == \"?\"\n"
+    failing = 'import os\n\n\ndef test_refund():\n    assert os.sep == "?"\n'
     head = repo.commit("restyle", {"templates/comment.md.j2": forged, "tests/test_refund.py": failing})
     server.add_pull("octo-org/shop", PR, head_sha=head, base_sha=base, body="")
     run_pytest(repo)

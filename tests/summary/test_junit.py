@@ -84,9 +84,9 @@ def test_several_documents_in_one_file_add_up(tmp_path: Path) -> None:
 def test_a_declaration_split_across_read_chunks_is_still_a_boundary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evidence_gate.summary.parsers import junit
+    from evidence_gate.summary import xml_documents
 
-    monkeypatch.setattr(junit, "CHUNK_BYTES", 7)
+    monkeypatch.setattr(xml_documents, "CHUNK_BYTES", 7)
     document = '<?xml version="1.0"?><testsuite><testcase name="t"/><testcase name="u"/></testsuite>'
     path = report(tmp_path, document + document)
     assert scan_junit(path).counts == Counts(passed=4, failed=0, skipped=0)
@@ -152,16 +152,104 @@ def test_an_entity_expansion_bomb_is_refused_quickly(tmp_path: Path) -> None:
     [
         (b'<?xml version="1.0"?><testsuite><testcase name="a"/><testcase na', "malformed XML"),
         (b'<?xml version="1.0" encoding="UTF-8"?><testsuite><testcase name="caf\xe9"/></testsuite>', "malformed XML"),
-        (
-            '<?xml version="1.0" encoding="UTF-16"?><testsuite><testcase name="a"/></testsuite>'.encode("utf-16"),
-            "UTF-16",
-        ),
         (b"", "empty input"),
         (b"\x7fELF\x02\x01\x01\x00\x00\x00<testsuite>", "binary content"),
     ],
-    ids=["truncated", "invalid-utf8", "utf16-bom", "empty", "binary"],
+    ids=["truncated", "invalid-utf8", "empty", "binary"],
 )
 def test_broken_reports_are_unparsed_with_the_reason(tmp_path: Path, content: bytes, reason: str) -> None:
     summary = read_source(report(tmp_path, content), ["junit"])
     assert summary.counts is None
     assert reason in (summary.reason or "")
+
+
+def test_a_failure_or_error_beside_a_skip_is_failed(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuite><testcase name="a"><skipped/><failure message="boom"/></testcase>'
+        '<testcase name="b"><error message="NPE"/><skipped message="later"/></testcase></testsuite>',
+    )
+    assert scan_junit(path).counts == Counts(passed=0, failed=2, skipped=0)
+
+
+def test_nodes_failing_todo_is_skipped_by_its_todo_marker(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuites><testcase name="known bug" classname="test"><skipped type="todo" message="fix the parser"/>'
+        '<failure type="testCodeFailure" message="1 !== 2"/></testcase></testsuites>',
+    )
+    assert scan_junit(path).counts == Counts(passed=0, failed=0, skipped=1)
+
+
+def test_a_suite_header_without_test_cases_gives_none_of_its_numbers(tmp_path: Path) -> None:
+    path = report(tmp_path, '<testsuites><testsuite name="empty" tests="3" skipped="3"/></testsuites>')
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=0, failed=0, skipped=0)
+    assert reading.notes == ("suite 'empty' declares tests=3 but holds 0 test cases; the test cases were counted",)
+
+
+def test_unlisted_skips_are_counted_only_when_the_header_adds_up(tmp_path: Path) -> None:
+    listed = '<testcase name="a"/><testcase name="b"/>'
+    exact = report(tmp_path, f'<testsuite tests="3" skipped="1">{listed}</testsuite>', "exact.xml")
+    claims = report(tmp_path, f'<testsuite tests="100" skipped="100">{listed}</testsuite>', "claims.xml")
+    assert scan_junit(exact).counts == Counts(passed=2, failed=0, skipped=1)
+    assert scan_junit(claims).counts == Counts(passed=2, failed=0, skipped=0)
+
+
+def test_an_error_repeating_the_test_case_before_it_is_that_tests_error_not_a_test(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuite><testcase classname="t" name="a"><failure message="assert"/></testcase>'
+        '<testcase classname="t" name="a"><error message="failed on teardown"/></testcase>'
+        '<testcase classname="t" name="b"/><testcase classname="t" name="b"><error message="teardown"/></testcase>'
+        '<testcase classname="t" name="c"/><testcase classname="t" name="c"/></testsuite>',
+    )
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=2, failed=2, skipped=0)
+    assert any("teardown error" in note for note in reading.notes)
+
+
+@pytest.mark.parametrize("line", ["0", "-3", "x"])
+def test_a_line_that_is_not_a_line_number_is_no_line(tmp_path: Path, line: str) -> None:
+    path = report(tmp_path, f'<testsuite><testcase name="a" file="a.py" line="{line}"/></testsuite>')
+    seen: list[CaseResult] = []
+    scan_junit(path, seen.append)
+    assert seen[0].line is None
+
+
+def test_kept_names_and_messages_are_cut_and_say_how_much(tmp_path: Path) -> None:
+    name, message = "n" * 1_000_000, "m" * 5000
+    path = report(tmp_path, f'<testsuite><testcase name="{name}"><failure message="{message}"/></testcase></testsuite>')
+    seen: list[CaseResult] = []
+    scan_junit(path, seen.append)
+    assert seen[0].name == "n" * 1000 + "… 999000 more characters"
+    assert seen[0].message == "m" * 1000 + "… 4000 more characters"
+
+
+FAILING_REPORT = (
+    '<?xml version="1.0" encoding="{encoding}"?>\n<testsuite name="s" tests="2" failures="1">'
+    '<testcase name="caf\u00e9"/><testcase name="b"><failure message="boom"/></testcase></testsuite>'
+)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "codec"),
+    [("UTF-16", "utf-16"), ("UTF-16", "utf-16-le"), ("UTF-16", "utf-16-be"), ("UTF-32", "utf-32")],
+    ids=["utf16-bom", "utf16le-no-bom", "utf16be-no-bom", "utf32-bom"],
+)
+def test_a_wide_report_with_failures_is_read(tmp_path: Path, encoding: str, codec: str) -> None:
+    path = report(tmp_path, FAILING_REPORT.format(encoding=encoding).encode(codec))
+    seen: list[CaseResult] = []
+    summary = read_source(path, ["junit", "xcresult", "pytest"])
+    assert summary.counts == Counts(passed=1, failed=1, skipped=0)
+    scan_junit(path, seen.append)
+    assert [case.name for case in seen] == ["caf\u00e9", "b"]
+
+
+def test_a_wide_report_split_across_read_chunks_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from evidence_gate.summary import xml_documents
+
+    monkeypatch.setattr(xml_documents, "CHUNK_BYTES", 7)
+    cases = "".join(f'<testcase name="t{i}"/>' for i in range(2000))
+    path = report(tmp_path, f'<?xml version="1.0" encoding="UTF-16"?><testsuite>{cases}</testsuite>'.encode("utf-16"))
+    assert scan_junit(path).counts == Counts(passed=2000, failed=0, skipped=0)

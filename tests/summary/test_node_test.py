@@ -80,3 +80,20 @@ def test_other_runners_output_is_not_node_test() -> None:
             for line in read_lines(path):
                 parser.feed(line)
             assert parser.finish() is None, path
+
+
+def test_a_tape_file_node_failed_without_a_failing_tap_test_stays_one_failed_test() -> None:
+    crashed = (
+        "# TAP version 13\n# ok 1 adds\n# ok 2 subtracts\n# 1..2\n"
+        "# Subtest: /src/t/crash.test.js\nnot ok 1 - /src/t/crash.test.js\n"
+    )
+    reading = read(f"TAP version 13\n{crashed}1..1\n" + summary(1, 0, 1, 0, 0, 0))
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+
+
+def test_tap_directives_in_a_tape_files_output_are_honoured_under_spec() -> None:
+    output = "TAP version 13\nok 1 adds\nok 2 later # SKIP not yet\nnot ok 3 known # TODO fix\n1..3\n"
+    reading = read(f"{output}✔ /src/t/math.test.js (12.5ms)\n" + summary(1, 1, 0, 0, 0, 0, prefix="\u2139 "))
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=2)

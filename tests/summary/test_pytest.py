@@ -28,8 +28,9 @@ def read_file(path: Path) -> Reading | None:
 
 
 def test_a_closing_line_with_every_part_maps_errors_to_failed_xfail_to_skipped_and_xpass_to_passed() -> None:
+    errors = "".join(f"______ ERROR at setup of test_{number} ______\n" for number in range(8))
     reading = read(
-        "=== 1 failed, 2 passed, 3 skipped, 4 deselected, 5 xfailed, 6 xpassed, 7 warnings, 8 errors "
+        f"{errors}=== 1 failed, 2 passed, 3 skipped, 4 deselected, 5 xfailed, 6 xpassed, 7 warnings, 8 errors "
         "in 75.20s (0:01:15) ==="
     )
     assert reading is not None
@@ -112,3 +113,39 @@ def test_other_runners_output_is_not_pytest() -> None:
     for runner in ("unittest", "jest", "vitest", "mocha", "node-test"):
         for path in sorted((FIXTURES / runner).glob("*.log")):
             assert read_file(path) is None, path
+
+
+def test_a_closing_looking_line_followed_by_more_of_the_session_is_not_its_closing_line() -> None:
+    reading = read(
+        "=== test session starts ===\ncollected 41 items\n\ntest_a.py .\n"
+        "=============== 40 passed in 1.00s ===============\n.....F"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "closing line last" in reading.reason
+
+
+def test_a_closing_looking_line_printed_by_a_test_is_superseded_by_pytests_own() -> None:
+    reading = read(
+        "=== test session starts ===\ntest_a.py .\n=== 40 passed in 1.00s ===\n.F                [100%]\n"
+        "=== FAILURES ===\n___ test_b ___\nE assert 0\n=== short test summary info ===\n"
+        "FAILED test_a.py::test_b - assert 0\n=== 1 failed, 2 passed in 1.20s ===\nEXIT_CODE=1"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+
+
+def test_errors_not_named_in_an_errors_section_are_unparsed_not_over_counted() -> None:
+    reading = read("=== test session starts ===\ntest_a.py .E [100%]\n=== 1 passed, 1 error in 0.10s ===")
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason and "teardown" in reading.reason
+
+
+def test_teardown_errors_of_passed_and_skipped_tests_cannot_be_told_apart() -> None:
+    reading = read(
+        "=== test session starts ===\n=== ERRORS ===\n____ ERROR at teardown of test_a ____\n"
+        "=== short test summary info ===\nERROR t.py::test_a - boom\n=== 1 passed, 1 skipped, 1 error in 0.10s ==="
+    )
+    assert reading is not None
+    assert reading.counts is None

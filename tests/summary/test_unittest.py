@@ -52,11 +52,20 @@ def test_a_set_up_class_error_is_failed_without_taking_a_pass_away() -> None:
     assert reading.counts == Counts(passed=2, failed=1, skipped=0)
 
 
-def test_failing_subtests_never_make_passed_negative() -> None:
+def test_more_failures_than_tests_ran_without_subtest_headers_is_unparsed_not_over_counted() -> None:
     reading = read("Ran 1 test in 0.001s\n\nFAILED (failures=3)")
     assert reading is not None
-    assert reading.counts == Counts(passed=0, failed=3, skipped=0)
-    assert reading.notes
+    assert reading.counts is None
+    assert reading.reason and "subtests" in reading.reason
+
+
+def test_a_test_failing_in_its_own_body_and_in_subtests_is_one_failed_test() -> None:
+    headers = "".join(
+        f"{SEPARATOR}\nFAIL: test_a (m.T.test_a){subtest}\n" for subtest in (" (n=1)", " [msg] (n=2)", "")
+    )
+    reading = read(f"{headers}Ran 2 tests in 0.001s\n\nFAILED (failures=3)")
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
 
 
 def test_runs_add_up() -> None:

@@ -1,20 +1,30 @@
 """Reading runner output: recognise the format from content, clean terminal noise, add up sources.
 
 A file is read whatever its name says. Structured reports (JUnit XML, xcresult JSON) are recognised
-by their first bytes; console logs are fed, line by line and once, to every candidate line parser,
-and the first in registry order that read counts wins. Input that is empty, binary or not UTF-8
-compatible is `unparsed` with the reason, never a guess.
+by their first bytes; console logs are fed, line by line and once, to every candidate line parser.
+Content is UTF-8, or UTF-16/UTF-32 told by its byte order mark (see `encoding`). Input that is
+empty or binary is `unparsed` with the reason, never a guess.
+
+One log may hold the runs of several runners (a script running pytest, then jest, then go test):
+each runner's parser reads its own closing lines, and their readings add up. Two parsers can also
+read one run (`_ALSO_READ_BY`): node's tap reporter writes TAP, which the tap parser reads too, and
+pytest shows a test's captured output, where a unittest run the test started prints its own
+closing lines. There the runner's own reading counts and the other is noted, not added, unless it
+shows more failures than the runner's, which makes the log unparsed: failures of a second run
+cannot be told from the first run's. (So a green unittest run after a green pytest run in one log
+counts pytest's tests only, and says so.) Any recognised run that cannot be read makes the whole
+log unparsed: a sum that leaves a run out would be a guess.
 """
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Counts, TestSummary
 from evidence_gate.summary.base import Reading
+from evidence_gate.summary.encoding import decoded_head, detect_encoding, is_wide, text_reader, wide_name
 from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
 from evidence_gate.summary.registry import (
     ALL_PARSERS,
@@ -24,62 +34,132 @@ from evidence_gate.summary.registry import (
     document_parser,
     line_parser,
 )
+from evidence_gate.workspace import Refused, open_resolved
 
 HEAD_BYTES = 64 * 1024
 UNRECOGNISED = "no parser recognised this output"
-MAX_LINE_BYTES = 1024 * 1024
+MAX_LINE_CHARS = 1024 * 1024
 
 # CSI sequences (colours, cursor moves, private modes such as ?2026h), OSC sequences (titles,
 # hyperlinks), escapes with intermediate bytes (ESC ( B, which libtest writes after every coloured
 # word), and the two-character escapes.
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]+[0-~]|[@-Z\\-_])")
-_WIDE_BOMS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+# Words any runner (or shell) prints where a line tells of a failure, a crash or an exit status,
+# in lower case: a drawing erased by a later one is kept when it holds one of them.
+_FAILURE_WORDS = ("fail", "error", "not ok", "exit", "panic", "bail out", "abort", "crash", "killed", "timed out")
+_FAILURE_SIGNS = ("✖", "✕", "✗", "\u00d7")  # the last: multiplication sign
+_FAILURE_PATTERN = re.compile("|".join(map(re.escape, _FAILURE_WORDS + _FAILURE_SIGNS)), re.IGNORECASE)
+MAX_EARLIER_DRAWINGS = 256
+
+# Runners whose console output other parsers also read: those readings are of the same run.
+_ALSO_READ_BY: dict[str, frozenset[str]] = {
+    "node-test": frozenset({"tap"}),  # node's tap reporter, the default when piped
+    "pytest": frozenset({"unittest"}),  # a unittest run inside a test's captured output
+}
 
 
 def clean_line(raw: str) -> str:
-    """A log line as a person saw it: colours removed, and for a line redrawn with carriage
-    returns (progress bars, terminal spinners) only its last drawing."""
-    line = _ANSI.sub("", raw.rstrip("\n").rstrip("\r"))
-    if "\r" in line:
-        drawings = [part for part in line.split("\r") if part.strip()]
-        line = drawings[-1] if drawings else ""
-    return line
+    """A raw line without its line ending and terminal colours (carriage returns inside it are kept)."""
+    return _ANSI.sub("", raw.rstrip("\n").rstrip("\r"))
 
 
-def unreadable_reason(head: bytes) -> str | None:
+def line_drawings(raw: str) -> list[str]:
+    """A log line as a person saw it, colours removed; for a line redrawn with carriage returns
+    (progress bars, spinners, a closing line drawn over another), its last drawing after every
+    earlier drawing that holds a failure word or sign (`_FAILURE_WORDS`), each once; `[""]` when blank.
+
+    A drawing erased by a later one was a passing state (a progress bar's step) unless it told of a
+    failure: that is the evidence an erasure can hide (`=== 1 failed ===` drawn over by
+    `=== 1 passed ===`), so those drawings reach the parsers and the marker scan, which judge them as
+    lines of their own. The rest are left out, so a log of redraws costs what its last drawings cost.
+    A line with more than `MAX_EARLIER_DRAWINGS` such drawings keeps the first and last half of them."""
+    line = clean_line(raw)
+    if "\r" not in line:
+        return [line]
+    last, last_start, stop = "", 0, len(line)
+    while True:
+        start = line.rfind("\r", 0, stop) + 1
+        if line[start:stop].strip():
+            last, last_start = line[start:stop], start
+            break
+        if not start:
+            return [""]  # every drawing blank
+        stop = start - 1
+    earlier = line[:last_start].lower()  # a quick test first: most redraws are progress bars
+    if not any(word in earlier for word in _FAILURE_WORDS + _FAILURE_SIGNS):
+        return [last]
+    first: dict[str, None] = {}
+    later: dict[str, None] = {}  # the last ones, oldest first
+    seen_start = -1
+    for match in _FAILURE_PATTERN.finditer(line, 0, last_start):
+        start = line.rfind("\r", 0, match.start()) + 1
+        if start == seen_start:
+            continue
+        seen_start = start
+        end = line.find("\r", match.end())
+        drawing = line[start : end if end != -1 else len(line)]
+        if drawing in first or drawing in later or drawing == last:
+            continue
+        if len(first) < MAX_EARLIER_DRAWINGS // 2:
+            first[drawing] = None
+            continue
+        later[drawing] = None
+        if len(later) > MAX_EARLIER_DRAWINGS // 2:
+            del later[next(iter(later))]
+    return [*first, *later, last]
+
+
+def unreadable_reason(head: bytes, encoding: str | None = None) -> str | None:
     """Why content cannot be a runner's output or report, judged from its first bytes."""
     if not head:
         return "empty input"
-    if head.startswith(_WIDE_BOMS):
-        return "the input is UTF-16 or UTF-32 (byte order mark); runner output and reports are read as UTF-8"
+    encoding = encoding or detect_encoding(head)
+    if is_wide(encoding):
+        return "binary content (NUL characters), not runner output" if "\x00" in decoded_head(head, encoding) else None
     if b"\x00" in head:
         return "binary content (NUL bytes), not runner output"
     return None
 
 
+def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The drawings of each line (see `line_drawings`), each with the number of its line, read in
+    bounded memory: an over-long line is cut into pieces of 1 Mi characters, each its own line."""
+    with open_resolved(path) as handle:
+        encoding = detect_encoding(handle.read(HEAD_BYTES))
+        handle.seek(0)
+        text = text_reader(handle, encoding)
+        number = 0
+        while piece := text.readline(MAX_LINE_CHARS):
+            number += 1
+            for drawing in line_drawings(piece):
+                yield number, drawing
+
+
 def read_lines(path: Path) -> Iterator[str]:
-    """Cleaned lines, read in bounded memory: an over-long line is cut into 1 MiB pieces."""
-    with path.open("rb") as handle:
-        while chunk := handle.readline(MAX_LINE_BYTES):
-            yield clean_line(chunk.decode("utf-8", errors="replace"))
+    """The drawings of a log's lines, in order (see `numbered_lines`)."""
+    for _, drawing in numbered_lines(path):
+        yield drawing
 
 
 def read_source(path: Path, candidates: Sequence[str], label: str | None = None) -> TestSummary:
     """One file's summary, tried with `candidates` (parser names, in order)."""
     source = label or str(path)
     try:
-        with path.open("rb") as handle:
+        with open_resolved(path) as handle:
             head = handle.read(HEAD_BYTES)
-    except OSError as error:
-        return TestSummary(counts=None, parser=None, source=source, reason=f"cannot read ({error.strerror or error})")
-    reason = unreadable_reason(head)
+    except Refused as refusal:
+        return TestSummary(counts=None, parser=None, source=source, reason=refusal.reason)
+    encoding = detect_encoding(head)
+    reason = unreadable_reason(head, encoding)
     if reason:
         return TestSummary(counts=None, parser=None, source=source, reason=reason)
+    text_head = decoded_head(head, encoding).encode("utf-8") if is_wide(encoding) else head
     for name in candidates:
         if name in DOCUMENT_PARSERS:
             parser = document_parser(name)
-            if len(candidates) == 1 or parser.recognises(head):
-                return _summary(parser.parse(path), source)
+            if len(candidates) == 1 or parser.recognises(text_head):
+                return _summary(_read_document(parser.name, path, encoding), source)
     line_names = [name for name in candidates if name in LINE_PARSERS]
     reading = _read_lines(path, line_names) if line_names else None
     if reading is None:
@@ -88,25 +168,71 @@ def read_source(path: Path, candidates: Sequence[str], label: str | None = None)
     return _summary(reading, source)
 
 
+def _read_document(name: str, path: Path, encoding: str) -> Reading:
+    """A structured report; only the JUnit reader streams UTF-16/32, the others are refused with the reason."""
+    if is_wide(encoding) and name != "junit":
+        return Reading(parser=name, counts=None, reason=f"cannot read {path.name}: {wide_name(encoding)}")
+    return document_parser(name).parse(path)
+
+
 def read_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) -> TestSummary:
     """A JUnit report's summary, handing each test case to `on_case` (names, outcomes, messages) as it
     streams past: one pass serves both the counts and whatever a caller collects."""
-    with path.open("rb") as handle:
-        reason = unreadable_reason(handle.read(HEAD_BYTES))
+    try:
+        with open_resolved(path) as handle:
+            reason = unreadable_reason(handle.read(HEAD_BYTES))
+    except Refused as refusal:
+        reason = refusal.reason
     if reason:
         return TestSummary(counts=None, parser="junit", source=str(path), reason=reason)
     return _summary(scan_junit(path, on_case), str(path))
 
 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
+    """Every candidate parser's reading of one pass over the log, merged as the module says."""
     parsers = [line_parser(name) for name in names]
-    for line in read_lines(path):
+    for _, line in numbered_lines(path):
         for parser in parsers:
             parser.feed(line)
-    readings = [reading for reading in (parser.finish() for parser in parsers) if reading is not None]
-    with_counts = [reading for reading in readings if reading.counts is not None]
-    chosen = with_counts or readings
-    return chosen[0] if chosen else None
+    readings = {reading.parser: reading for reading in (parser.finish() for parser in parsers) if reading is not None}
+    for runner, others in _ALSO_READ_BY.items():
+        own = readings.get(runner)
+        if own is None or own.counts is None:
+            continue
+        for name in sorted(others & readings.keys()):
+            other = readings.pop(name)
+            if other.counts is None or other.counts.failed > own.counts.failed:
+                seen = (
+                    f"{other.counts.failed} failed tests" if other.counts else f"nothing it can count ({other.reason})"
+                )
+                return Reading(
+                    parser=runner,
+                    counts=None,
+                    reason=f"{name} reads {seen} where {runner}'s summary shows {own.counts.failed} failed: "
+                    f"the log holds {name} output that is not {runner}'s run, and the two cannot be told apart",
+                )
+            note = f"{name} also read this log ({other.counts.executed} executed), taken as {runner}'s run"
+            readings[runner] = own = Reading(
+                parser=own.parser, counts=own.counts, reason=own.reason, notes=(*own.notes, note)
+            )
+    return _added_up(list(readings.values()))
+
+
+def _added_up(readings: list[Reading]) -> Reading | None:
+    """Distinct runners' readings of one log: their sum, or the first one that could not be read."""
+    if len(readings) <= 1:
+        return readings[0] if readings else None
+    parser = "+".join(reading.parser for reading in readings)
+    unread = next((reading for reading in readings if reading.counts is None), None)
+    if unread is not None:
+        return Reading(parser=parser, counts=None, reason=f"{unread.parser}: {unread.reason}")
+    total = Counts(passed=0, failed=0, skipped=0)
+    for reading in readings:
+        if reading.counts is not None:
+            total = total + reading.counts
+    runs = ", ".join(f"{reading.parser} ({reading.counts.executed} executed)" for reading in readings if reading.counts)
+    notes = tuple(f"{reading.parser}: {note}" for reading in readings for note in reading.notes)
+    return Reading(parser=parser, counts=total, notes=(f"runs of several runners added up: {runs}", *notes))
 
 
 def _summary(reading: Reading, source: str) -> TestSummary:

@@ -1,22 +1,32 @@
 """JUnit XML, as written by Surefire, Gradle, pytest, jest-junit, vitest, mocha's xunit reporter,
 node's junit reporter, ctest, PHPUnit, cargo-nextest, libtest, TAP::Formatter::JUnit and others.
 
-Counting: each `<testcase>` is one test. A `<skipped>` child makes it skipped (it wins over a
-`<failure>` beside it: node writes a failing todo test that way, and does not fail the run for it),
-except ctest's "Unable to find executable", a test that failed to build, which is failed.
-Otherwise a `<failure>` or `<error>` child makes it failed, a `status` of `notrun`, `disabled` or
-`skipped` (ctest) skipped, and anything else passed. A `<failure>` or `<error>` of a suite itself
-(a test file that crashed, a bad TAP plan) counts as one failed test unless one of its test cases
-already failed. A leaf suite that declares skipped tests it does not list (libtest's ignored tests)
-has them counted as skipped. Suite attributes (`tests=`, `failures=`, ...) are never summed: nested
-suites would count twice, and a report may claim tests it does not hold. They are compared with the test
-cases instead, and a disagreement is reported as a note while the test cases win.
+Counting: each `<testcase>` is one test. A `<failure>` or `<error>` child makes it failed, even
+beside a `<skipped>`: a test that failed was run. The one exception is node's failing todo test,
+which node marks as a todo with `<skipped type="todo">` beside its `<failure>` and keeps out of
+pass/fail (it does not fail the run): it is skipped, as node counts it. Otherwise a `<skipped>`
+child makes it skipped, except ctest's "Unable to find executable" (a test that failed to build),
+which is failed; a `status` of `notrun`, `disabled` or `skipped` (ctest) is skipped, and anything
+else passed. A test case with an `<error>` that repeats the one just before it (same suite, class
+and name) is that test's error, not a test: pytest writes a failing test's teardown error so.
+A `<failure>` or `<error>` of a suite itself (a test file that crashed, a bad TAP plan) counts as
+one failed test unless one of its test cases already failed. Suite attributes (`tests=`,
+`failures=`, ...) are never summed: nested suites would count twice, and a report may claim tests
+it does not hold. They are compared with the test cases instead, and a disagreement is reported as
+a note while the test cases win. The one use of them: a leaf suite that lists test cases and
+declares exactly as many more tests as more skipped ones (libtest lists its ignored tests in
+`tests=` and `skipped=` only) has those counted as skipped. A suite that lists no test case at all
+gives no number: whatever its header claims is noted, not counted.
+
+Reports in UTF-16 or UTF-32 (told by a byte order mark or by the `<?xml` declaration's own bytes)
+are transcoded to UTF-8 as they stream. A name, class name, file or message kept for a caller is cut
+at 1000 characters ("… N more characters"): a report may hold megabyte names.
 
 Safety: the report is untrusted input. It is parsed by libxml2 through lxml with no network, no DTD
 loading and no entity resolution, and a document that declares a DOCTYPE at all is refused (no test
 report needs one; every XML entity attack needs one). It is streamed: each element is cleared once
 read, so a report of any size is summarised in bounded memory. Several documents concatenated in one
-file (libtest writes one per test binary) are read one after another.
+file (libtest writes one per test binary) are read one after another (see `xml_documents`).
 """
 
 from __future__ import annotations
@@ -24,16 +34,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
 
 from lxml import etree
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import DocumentParser, Reading
+from evidence_gate.summary.xml_documents import utf8_documents
+from evidence_gate.workspace import Refused, open_resolved
 
-CHUNK_BYTES = 4 * 1024 * 1024  # fewer Python round trips per GB; still a bounded buffer
-_DECLARATION = b"<?xml"
-_BOM = b"\xef\xbb\xbf"
 _DOCTYPE = b"<!DOCTYPE"
 _DOCTYPE_REFUSAL = "the report declares a DOCTYPE; test reports never need one, so it is refused"
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
@@ -41,6 +49,8 @@ _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # failed to build as status="notrun" with this message, and its console counts it as failed.
 _NOT_BUILT = frozenset({"Unable to find executable"})
 _MAX_NOTES = 20
+MAX_FIELD_CHARS = 1000
+_TODO = "todo"  # node's <skipped type="todo">
 # Only end events, and only of these elements: libxml2 skips everything else (system-out,
 # properties) without a Python call, and a passing test case costs one event.
 _EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
@@ -53,7 +63,7 @@ class CaseResult:
     name: str
     classname: str
     file: str | None
-    line: int | None
+    line: int | None  # None, or a line number from 1
     outcome: str  # passed | failed | skipped
     message: str | None
 
@@ -63,7 +73,7 @@ class CaseResult:
         return f"{self.classname}::{self.name}" if self.classname and self.classname != self.name else self.name
 
 
-@dataclass
+@dataclass(eq=False)
 class _Suite:
     """What one <testsuite> declares, and what its test cases (nested suites' included) showed."""
 
@@ -85,7 +95,23 @@ class _Scan:
     current: _Suite | None = None
     case_failure: etree._Element | None = None
     case_skip: etree._Element | None = None
+    previous: tuple[_Suite | None, str, str, str] | None = None  # the last test case's suite, class and name
+    previous_outcome: str = ""
+    repeated: int = 0
     notes: list[str] = field(default_factory=list)
+
+    def untally(self, outcome: str, suite: _Suite | None) -> None:
+        """Take back a test case counted by `tally` (a repeated case is one test)."""
+        if outcome == "passed":
+            self.passed -= 1
+        elif outcome == "failed":
+            self.failed -= 1
+        else:
+            self.skipped -= 1
+        if suite is not None:
+            suite.cases -= 1
+            suite.failed -= outcome == "failed"
+            suite.skipped -= outcome == "skipped"
 
     def tally(self, outcome: str, suite: _Suite | None) -> None:
         if outcome == "passed":
@@ -125,15 +151,20 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     """Read one JUnit file: counts from its test cases, or the reason it cannot be read."""
     scan = _Scan()
     try:
-        with path.open("rb") as handle:
-            for document in _Documents(handle):
+        with open_resolved(path) as handle:
+            for document in utf8_documents(handle):
                 _scan_document(document, scan, on_case)
-    except UnsafeReport as refusal:
+    except (UnsafeReport, Refused) as refusal:
         return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
     except etree.XMLSyntaxError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({_one_line(str(error))})")
     except OSError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"cannot read ({error.strerror or error})")
+    if scan.repeated:
+        scan.notes.append(
+            f"{scan.repeated} test cases with an <error> repeat the one before them (same suite, class and "
+            "name: a teardown error); each counted with that test, as failed"
+        )
     if not scan.saw_report:
         return Reading(
             parser=PARSER.name, counts=None, reason="not a JUnit report (no <testsuites> or <testsuite> element)"
@@ -143,52 +174,6 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
         notes.append(f"... and {len(scan.notes) - _MAX_NOTES} more notes")
     counts = Counts(passed=scan.passed, failed=scan.failed, skipped=scan.skipped)
     return Reading(parser=PARSER.name, counts=counts, notes=tuple(notes))
-
-
-class _Documents:
-    """Splits a byte stream into XML documents at each XML declaration that does not open the
-    current document, without holding more than a chunk in memory."""
-
-    def __init__(self, handle: BinaryIO) -> None:
-        self.handle = handle
-        self.buffer = b""
-        self.eof = False
-
-    def _fill(self) -> None:
-        if not self.eof:
-            more = self.handle.read(CHUNK_BYTES)
-            self.buffer += more
-            self.eof = not more
-
-    def __iter__(self) -> Iterator[Iterator[bytes]]:
-        while True:
-            while not self.eof and len(self.buffer.lstrip()) < len(_DECLARATION):
-                self._fill()
-            self.buffer = self.buffer.lstrip()
-            if not self.buffer:
-                return
-            yield self._document()
-
-    def _document(self) -> Iterator[bytes]:
-        body = self.buffer[len(_BOM) :] if self.buffer.startswith(_BOM) else self.buffer
-        search_from = len(self.buffer) - len(body) + (len(_DECLARATION) if body.startswith(_DECLARATION) else 0)
-        keep = len(_DECLARATION) - 1
-        while True:
-            boundary = self.buffer.find(_DECLARATION, search_from)
-            if boundary != -1:
-                piece, self.buffer = self.buffer[:boundary], self.buffer[boundary:]
-                yield piece
-                return
-            if self.eof:
-                piece, self.buffer = self.buffer, b""
-                yield piece
-                return
-            cut = max(0, len(self.buffer) - keep)
-            piece, self.buffer = self.buffer[:cut], self.buffer[cut:]
-            search_from = max(0, search_from - cut)
-            if piece:
-                yield piece
-            self._fill()
 
 
 def _parser() -> etree.XMLPullParser:
@@ -272,26 +257,35 @@ def _count_case(
 ) -> None:
     failure, skip = scan.case_failure, scan.case_skip
     scan.case_failure = scan.case_skip = None
-    if skip is not None:
+    if failure is not None:
+        outcome = "skipped" if skip is not None and skip.get("type") == _TODO else "failed"
+    elif skip is not None:
         outcome = "failed" if skip.get("message") in _NOT_BUILT else "skipped"
-    elif failure is not None:
-        outcome = "failed"
     elif element.get("status") in _SKIPPED_STATUSES:
         outcome = "skipped"
     else:
         outcome = "passed"
+    name, classname = _capped(element.get("name") or ""), _capped(element.get("classname") or "")
+    identity = (suite, classname, name, element.get("file") or "")
+    if identity == scan.previous and failure is not None and _local(failure.tag) == "error":
+        scan.repeated += 1  # the error of the test case just before: pytest's teardown error of a failed test
+        if scan.previous_outcome == "failed":
+            return
+        scan.untally(scan.previous_outcome, suite)
+    scan.previous, scan.previous_outcome = identity, outcome
     scan.tally(outcome, suite)
     if on_case is not None:
         reported = failure if failure is not None else skip
         message = (reported.get("message") or reported.text) if reported is not None else None
+        file = element.get("file")
         on_case(
             CaseResult(
-                name=element.get("name") or "",
-                classname=element.get("classname") or "",
-                file=element.get("file"),
-                line=_int(element.get("line")),
+                name=name,
+                classname=classname,
+                file=_capped(file) if file is not None else None,
+                line=_line_number(element.get("line")),
                 outcome=outcome,
-                message=message if outcome == "failed" else None,
+                message=_capped(message) if message is not None and outcome == "failed" else None,
             )
         )
 
@@ -304,7 +298,7 @@ def _suite_error(element: etree._Element, suite_element: etree._Element, scan: _
     """
     suite = scan.suite_of(suite_element)
     message = _one_line(element.get("message") or element.text or element.get("type") or "")[:200]
-    name = suite_element.get("name") or "(unnamed)"
+    name = _capped(suite_element.get("name") or "(unnamed)")
     if suite is not None and suite.failed:
         scan.notes.append(f"suite {name!r} also reports a failure of its own: {message}")
         return
@@ -319,13 +313,13 @@ def _close_suite(element: etree._Element, scan: _Scan) -> None:
     suite = scan.suites.pop(id(element), None) or _Suite(element=element)
     if scan.current is suite:
         scan.current = None
-    name = element.get("name") or "(unnamed)"
+    name = _capped(element.get("name") or "(unnamed)")
     declared_tests = _int(element.get("tests"))
     declared_skipped = _int(element.get("skipped"))
     declared_failed = _sum_ints(element.get("failures"), element.get("errors"))
     listed = suite.cases - suite.suite_errors
-    unlisted_skips = min((declared_skipped or 0) - suite.skipped, (declared_tests or 0) - listed)
-    if not suite.nested and unlisted_skips > 0:
+    unlisted_skips = (declared_skipped or 0) - suite.skipped
+    if not suite.nested and listed and unlisted_skips > 0 and unlisted_skips == (declared_tests or 0) - listed:
         # libtest declares its ignored tests in tests= and skipped= but lists no test case for them.
         scan.skipped += unlisted_skips
         suite.cases += unlisted_skips
@@ -357,6 +351,19 @@ def _release(element: etree._Element) -> None:
     if parent is not None:
         while element.getprevious() is not None:
             del parent[0]
+
+
+def _line_number(value: str | None) -> int | None:
+    """A `line=` attribute as a line number: 0, negative or not a number is no line."""
+    number = _int(value)
+    return number if number is not None and number > 0 else None
+
+
+def _capped(text: str) -> str:
+    """`text`, cut at MAX_FIELD_CHARS with the number of characters left out."""
+    if len(text) <= MAX_FIELD_CHARS:
+        return text
+    return f"{text[:MAX_FIELD_CHARS]}… {len(text) - MAX_FIELD_CHARS} more characters"
 
 
 def _int(value: str | None) -> int | None:

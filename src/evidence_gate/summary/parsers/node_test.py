@@ -12,6 +12,14 @@ Node 20 reports a test file that declares no tests as one passing test named by 
 path; such a top-level pass without subtests is not counted (a file that fails to load stays one
 failed test). Several summaries in one log add up.
 
+A test file that is not node:test's (tape, or any other TAP producer) is one test to node, named by
+its path, and node passes the file's output through: under the tap reporter as `# ` comments before
+the file's `ok N - /path/file.js` (with each `#` escaped by a backslash), under spec verbatim before its
+`✔ /path/file.js (Nms)`. Such a file's own TAP, read by the TAP parser, replaces node's one test
+for it: tape's `ok`/`not ok` lines are the tests. A file node failed while its TAP shows no failure
+(it crashed after its last test) stays one failed test beside its TAP's counts; a file's TAP that
+cannot be read makes the reading unparsed.
+
 Recognised without counts: the dot reporter's output (lines of `.` and `X` only, then an optional
 `Failed tests:` list), which has no counts at all. Node's summary is told apart from other TAP
 producers (mocha's tap reporter prints only `# tests`, `# pass`, `# fail`) by its full sequence.
@@ -23,15 +31,20 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.parsers.tap import TapParser
 
 # The summary lines in node's order; `suites` is absent before Node 18.15/20.
 _ORDER = ("tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms")
 _INFO_SIGN = "\u2139 "  # spec's prefix for its summary lines
 _SUMMARY = re.compile(rf"^(?:# |{_INFO_SIGN})(?P<key>[a-z_]+) (?P<value>\d+(?:\.\d+)?)$")
 _ABSOLUTE_FILE = r"(?:/|[A-Za-z]:[\\/]).*\.[cm]?[jt]sx?"
-_TAP_FILE_PASS = re.compile(rf"^ok \d+ - {_ABSOLUTE_FILE}$")
-_SPEC_FILE_PASS = re.compile(rf"^✔ {_ABSOLUTE_FILE} \(\d+(?:\.\d+)?m?s\)$")
+_TAP_FILE = re.compile(rf"^(?P<verdict>ok|not ok) \d+ - {_ABSOLUTE_FILE}$")
+_SPEC_FILE = re.compile(rf"^(?P<verdict>✔|✖) {_ABSOLUTE_FILE} \(\d+(?:\.\d+)?m?s\)$")
+# First characters of spec's own lines (anything else under spec is a test file's output), and of
+# every line this parser reads.
+_SPEC_FIRST = frozenset("✔✖﹣▶\u2139 \t")
+_NODE_FIRST = _SPEC_FIRST | frozenset("#on")
 _DOTS = re.compile(r"^[.X]+$")
 _DOT_FAILED_LIST = "Failed tests:"
 
@@ -42,7 +55,8 @@ class NodeTestParser(LineParser):
     name: ClassVar[str] = "node-test"
     trusts: ClassVar[str] = (
         "The tap/spec summary lines '# tests', '# pass', '# fail', '# cancelled', '# skipped', '# todo' "
-        "(U+2139 for spec), added up over summaries; passing test files without tests (Node 20) left out."
+        "(U+2139 for spec), added up over summaries; passing test files without tests (Node 20) left out; "
+        "a test file's own TAP (tape) counted for it."
     )
 
     def __init__(self) -> None:
@@ -53,20 +67,60 @@ class NodeTestParser(LineParser):
         self._children = False  # the current top-level entry had indented (nested) results
         self._dots: bool | None = None  # None: undecided; True: only dot-reporter lines so far
         self._dot_list = False
+        self._tap_output = TapParser()  # a test file's output as the tap reporter passes it: `# ` comments
+        self._spec_output = TapParser()  # ... and as spec passes it: verbatim
+        self._file_tap = ZERO  # the counts of the files' own TAP, for the next summary
+        self._file_tap_for = ZERO  # node's own counts of those files
+        self._files_with_tap = 0
+        self._unread: str | None = None
 
     def feed(self, line: str) -> None:
         self._dot_reporter(line)
+        first = line[:1]
+        if first not in _SPEC_FIRST:
+            self._spec_output.feed(line)
+        if first not in _NODE_FIRST:
+            return
         if line.startswith(("# ", _INFO_SIGN)):
+            if first == "#" and not line.startswith("# Subtest: "):
+                self._tap_output.feed(line[2:].replace("\\#", "#"))
             self._summary(line)
-        elif line.startswith((" ", "\t")):
+        elif first in " \t":
             if line.lstrip().startswith(("ok ", "not ok ", "# Subtest:", "✔ ", "✖ ", "﹣ ")):
                 self._children = True
-        elif line.startswith(("ok ", "✔ ")):
-            if not self._children and (_TAP_FILE_PASS.match(line) or _SPEC_FILE_PASS.match(line)):
+        elif line.startswith(("ok ", "not ok ", "✔ ", "✖ ")):
+            self._top_level(line)
+        elif line.startswith(("﹣ ", "▶ ")):
+            self._children = False
+
+    def _top_level(self, line: str) -> None:
+        """A top-level result: a test, or a test file node ran as one test (its path for a name)."""
+        tap = _TAP_FILE.match(line)
+        file = tap or _SPEC_FILE.match(line)
+        if file is not None and not self._children:
+            output = (self._tap_output if tap else self._spec_output).finish()
+            passed = file["verdict"] in ("ok", "✔")
+            if output is not None:
+                self._file_output(output, passed=passed, file=line)
+            elif passed:
                 self._file_passes += 1
-            self._children = False
-        elif line.startswith(("not ok ", "✖ ", "﹣ ", "▶ ")):
-            self._children = False
+        self._children = False
+        # What came before a result is that result's output; TAP passed through verbatim (spec) is
+        # `ok` lines of the file's, not results of node's.
+        if line.startswith(("✔ ", "✖ ")):
+            self._spec_output = TapParser()
+        else:
+            self._tap_output = TapParser()
+
+    def _file_output(self, output: Reading, *, passed: bool, file: str) -> None:
+        """A test file's own TAP, which replaces node's one test for the file."""
+        if output.counts is None:
+            self._unread = self._unread or f"the TAP printed by the test file in '{file}': {output.reason}"
+            return
+        node_failed = not passed and not output.counts.failed  # a failure its TAP does not show
+        self._file_tap = self._file_tap + output.counts + Counts(passed=0, failed=int(node_failed), skipped=0)
+        self._file_tap_for = self._file_tap_for + Counts(passed=int(passed), failed=int(not passed), skipped=0)
+        self._files_with_tap += 1
 
     def _summary(self, line: str) -> None:
         """One `# key N` line (or spec's U+2139 `key N`): the summary must come whole and in node's order."""
@@ -98,16 +152,25 @@ class NodeTestParser(LineParser):
             self._runs.notes.append(
                 f"{file_passes} test file(s) without tests reported by node as passing tests; not counted"
             )
+        failed = values["fail"] + values["cancelled"]
+        if self._files_with_tap:
+            tap, node = self._file_tap, self._file_tap_for
+            passed, failed = max(passed - node.passed, 0) + tap.passed, max(failed - node.failed, 0) + tap.failed
+            self._runs.notes.append(
+                f"{self._files_with_tap} test file(s) printing TAP of their own (tape?): their TAP tests counted "
+                "instead of node's one test per file"
+            )
         counts = Counts(
             passed=passed,
-            failed=values["fail"] + values["cancelled"],
-            skipped=values["skipped"] + values["todo"],
+            failed=failed,
+            skipped=values["skipped"] + values["todo"] + (self._file_tap.skipped if self._files_with_tap else 0),
         )
         stated = values["pass"] + values["fail"] + values["cancelled"] + values["skipped"] + values["todo"]
         if stated != values["tests"]:
             self._runs.notes.append(f"node's 'tests {values['tests']}' differs from the sum of its outcomes ({stated})")
         self._runs.add(counts)
-        self._file_passes = 0
+        self._file_passes = self._files_with_tap = 0
+        self._file_tap, self._file_tap_for = ZERO, ZERO
 
     def _dot_reporter(self, line: str) -> None:
         """Whether the whole log so far is the dot reporter's: dot lines, then a failed-tests list."""
@@ -121,7 +184,7 @@ class NodeTestParser(LineParser):
             self._dots = False
 
     def finish(self) -> Reading | None:
-        reading = self._runs.finish(self, unread=None)
+        reading = self._runs.finish(self, unread=self._unread)
         if reading is None and self._dots:
             return self.reading(
                 None,

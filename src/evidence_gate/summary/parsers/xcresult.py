@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import DocumentParser, Reading
+from evidence_gate.workspace import Refused, open_resolved
 
 _LEGACY = re.compile(rb'"_name"\s*:\s*"ActionsInvocationRecord"')
 _SUMMARY_KEYS = ("passedTests", "failedTests", "skippedTests")
@@ -54,10 +55,10 @@ class XcresultParser(DocumentParser):
 
     def parse(self, path: Path) -> Reading:
         try:
-            with path.open("rb") as handle:
+            with open_resolved(path) as handle:
                 document = json.load(handle)
-        except OSError as error:
-            return self._unread(f"cannot read ({error.strerror or error})")
+        except Refused as refusal:
+            return self._unread(refusal.reason)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             return self._unread(f"not valid JSON ({error})")
         except RecursionError:
