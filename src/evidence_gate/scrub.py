@@ -72,4 +72,5 @@ class Scrubber:
 
 def run_secrets(environ: Mapping[str, str], *extra: str) -> tuple[str, ...]:
     """The credentials of this run: the secret variables' values and any token given directly."""
-    return tuple(value for value in (*(environ.get(name, "") for name in sorted(SECRET_VARIABLES)), *extra) if value)
+    values = (*(environ.get(name, "") for name in sorted(SECRET_VARIABLES)), *extra)
+    return tuple(dict.fromkeys(value for value in values if value))

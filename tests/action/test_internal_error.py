@@ -22,8 +22,10 @@ GREEDY_REPORT = '{{ "x".center(2 ** 62) }}\n'
 def test_an_unexpected_exception_is_one_line_naming_the_bug_and_the_results_are_still_written(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
+    repo.write(
+        {"templates/report.md.j2": GREEDY_REPORT}
+    )  # in the base commit: a pull request's own templates do not render
     base, head = pull_request(repo, server)
-    repo.write({"templates/report.md.j2": GREEDY_REPORT})
     run = action(repo, event(tmp_path, base, head), head, templates_dir="templates")
     line = f"internal error in evidence-gate {__version__}: MemoryError — please report it"
     assert run.code == 2
