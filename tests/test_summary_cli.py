@@ -162,3 +162,22 @@ def test_a_utf16_report_with_a_failure_fails(tmp_path: Path, cli: Callable[..., 
     path.write_bytes(report.encode("utf-16"))
     result = cli("summary", *(["--junit", path] if as_junit else [path]), "--json")
     assert (result.code, json.loads(result.out)["failed"]) == (1, 1)
+
+
+def test_a_suite_that_failed_to_load_is_not_covered_by_a_report_that_leaves_it_out(
+    cli: Callable[..., CliResult],
+) -> None:
+    # jest-junit writes no test case for a suite that failed to load: read alone, its report passes.
+    jest = LOGS / "jest"
+    result = cli("summary", jest / "load-error.log", "--junit", jest / "load-error.junit.xml", "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["status"]) == (4, "unparsed")
+    assert "a test suite failed to load" in document["reason"]
+
+
+def test_a_log_that_prints_no_count_by_design_is_covered_by_its_report(cli: Callable[..., CliResult]) -> None:
+    gradle = LOGS / "gradle"
+    reports = [argument for report in sorted(gradle.glob("success.*.junit.xml")) for argument in ("--junit", report)]
+    result = cli("summary", gradle / "success.log", *reports, "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["status"]) == (0, "passed")

@@ -129,6 +129,7 @@ class TestSummary:
     source: str
     reason: str | None = None
     notes: tuple[str, ...] = ()
+    no_count_printed: bool = False  # no counts because the runner prints none on success (see summary/base.py)
 
     @property
     def status(self) -> SummaryStatus:

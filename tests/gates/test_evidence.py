@@ -21,9 +21,12 @@ def counted(passed: int, failed: int = 0, skipped: int = 0, parser: str = "pytes
     return Summary(counts=Counts(passed=passed, failed=failed, skipped=skipped), parser=parser, source="log")
 
 
-def unread(reason: str = UNRECOGNISED, parser: str | None = None, source: str = "log") -> Summary:
-    """A source without counts: no parser recognised it, or (`parser`) its runner printed no count."""
-    return Summary(counts=None, parser=parser, source=source, reason=reason)
+def unread(
+    reason: str = UNRECOGNISED, parser: str | None = None, source: str = "log", *, by_design: bool = False
+) -> Summary:
+    """A source without counts: no parser recognised it, or (`parser`) its runner printed none, by
+    design (`by_design`: Gradle on success) or because its run broke before its tests."""
+    return Summary(counts=None, parser=parser, source=source, reason=reason, no_count_printed=by_design)
 
 
 def facts(**changes: object) -> EvidenceFacts:
@@ -78,13 +81,20 @@ def test_a_failed_test_fails_the_claim() -> None:
 
 
 def test_reports_supply_the_count_when_the_log_has_none() -> None:
-    gradle = unread("Gradle prints no counts", parser="gradle")
+    gradle = unread("Gradle prints no counts", parser="gradle", by_design=True)
     verdict = evaluate_evidence(facts(log_summary=gradle, report_summary=counted(9, parser="junit")))
     assert (verdict.ok, verdict.counts, verdict.counts_source) == (
         True,
         Counts(passed=9, failed=0, skipped=0),
         "junit (log)",
     )
+
+
+def test_reports_never_stand_for_a_log_whose_run_broke_before_its_tests() -> None:
+    jest = unread("a test suite failed to load before its tests ran: ./broken.test.js", parser="jest")
+    verdict = evaluate_evidence(facts(log_summary=jest, report_summary=counted(2, parser="junit")))
+    assert not verdict.ok
+    assert "a test suite failed to load" in verdict.reason
 
 
 def test_a_skipped_task_marker_counts_as_zero_tests_when_nothing_was_counted() -> None:

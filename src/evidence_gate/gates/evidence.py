@@ -169,7 +169,7 @@ def _cannot_read(facts: EvidenceFacts) -> str:
     count is covered by its reports when they can be read)."""
     unread = sorted(
         (summary for summary in _summaries(facts) if summary.counts is None),
-        key=lambda summary: not is_report(summary) and summary.parser is not None,
+        key=lambda summary: summary.no_count_printed,
     )
     more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
     return f"cannot read {unread[0].source}: {unread[0].reason}{more}"

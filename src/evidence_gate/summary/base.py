@@ -32,6 +32,10 @@ class Reading:
     counts: Counts | None
     reason: str | None = None
     notes: tuple[str, ...] = ()
+    # The runner finished and, by design, printed no count (Gradle on success, plain `go test`,
+    # prove without -v): a report of the same run may stand for it. Every other reading without
+    # counts (a build or suite that failed before its tests, a killed run) fails whatever a report says.
+    no_count_printed: bool = False
 
 
 class LineParser(ABC):
@@ -51,8 +55,15 @@ class LineParser(ABC):
     def finish(self) -> Reading | None:
         """The reading, or None when nothing fed looked like this parser's runner."""
 
-    def reading(self, counts: Counts | None, reason: str | None = None, notes: tuple[str, ...] = ()) -> Reading:
-        return Reading(parser=self.name, counts=counts, reason=reason, notes=notes)
+    def reading(
+        self,
+        counts: Counts | None,
+        reason: str | None = None,
+        notes: tuple[str, ...] = (),
+        *,
+        no_count_printed: bool = False,
+    ) -> Reading:
+        return Reading(parser=self.name, counts=counts, reason=reason, notes=notes, no_count_printed=no_count_printed)
 
 
 @dataclass

@@ -237,7 +237,12 @@ def _added_up(readings: list[Reading]) -> Reading | None:
 
 def _summary(reading: Reading, source: str) -> TestSummary:
     return TestSummary(
-        counts=reading.counts, parser=reading.parser, source=source, reason=reading.reason, notes=reading.notes
+        counts=reading.counts,
+        parser=reading.parser,
+        source=source,
+        reason=reading.reason,
+        notes=reading.notes,
+        no_count_printed=reading.no_count_printed,
     )
 
 
@@ -258,6 +263,7 @@ def combine(summaries: Sequence[TestSummary]) -> TestSummary:
             source=source,
             reason=f"{first.source}: {first.reason}" + (f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""),
             notes=notes,
+            no_count_printed=all(summary.no_count_printed for summary in unread),
         )
     total = Counts(passed=0, failed=0, skipped=0)
     for summary in summaries:

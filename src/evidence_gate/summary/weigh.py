@@ -8,8 +8,10 @@ suite or class). Between the two sides nothing is added up:
 - the reports' counts stand (they list each test once, where a console line may count a teardown
   error or a subtest as a test of its own), and the log's are shown when they differ;
 - the side that counts more failures wins, so a failure is never outvoted or under-counted;
-- a log whose runner was recognised but printed no count (Gradle on success, plain `go test`) is
-  covered by the reports;
+- a log whose runner finished and printed no count by design (Gradle on success, plain `go test`,
+  prove without -v) is covered by the reports; a log that says its run broke before its tests (a
+  build or a suite that failed to load, a bail-out, a killed session) is not, whatever a report
+  says: jest-junit leaves a suite that failed to load out of its report;
 - a source that cannot be read spoils the total: a sum or a choice that leaves out a source is a
   guess.
 
@@ -40,8 +42,8 @@ def weigh(summaries: Sequence[TestSummary]) -> TestSummary:
         return combine(summaries)
     report_total = combine(reports)
     counted = [log for log in logs if log.counts is not None]
-    covered = [log for log in logs if log.counts is None and log.parser is not None]
-    spoiled = [log for log in logs if log.counts is None and log.parser is None]
+    covered = [log for log in logs if log.counts is None and log.no_count_printed]
+    spoiled = [log for log in logs if log.counts is None and not log.no_count_printed]
     if report_total.counts is None or spoiled:
         return _unreadable(summaries, [*(report for report in reports if report.counts is None), *spoiled])
     notes = [

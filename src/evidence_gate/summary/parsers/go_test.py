@@ -157,6 +157,7 @@ class GoTestParser(LineParser):
             None,
             f"plain `go test` (without -v or -json) prints no passed or skipped tests: {self._ran_packages} "
             f"package(s) ran tests, {self._failing_listed} failing test line(s) listed",
+            no_count_printed=True,
         )
 
 

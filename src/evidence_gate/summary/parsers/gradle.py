@@ -121,7 +121,7 @@ class GradleParser(LineParser):
         if self._ran_tasks:
             if self._build == "FAILED":
                 return self.reading(None, "the build failed and Gradle printed no test count line")
-            return self.reading(None, _REASON_SUCCESS)
+            return self.reading(None, _REASON_SUCCESS, no_count_printed=True)
         if self._not_run:
             return self.reading(None, f"the test task was {self._not_run}: its tests did not run in this build")
         if self._no_source:

@@ -286,6 +286,7 @@ class TapParser(LineParser):
                     None,
                     f"prove without -v prints no TAP: its `Tests={self._prove_tests}` counts passed, skipped and "
                     "TODO tests together (run `prove -v` for counts)",
+                    no_count_printed=True,
                 )
             return self.reading(
                 None,
