@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
-from evidence_gate.criteria_source import MAX_CRITERIA, criteria_from_body, read_body
+from evidence_gate.criteria_source import MAX_CRITERIA, Criterion, criteria_from_body, read_body
 from evidence_gate.errors import UsageError
+from evidence_gate.gates.criteria import MAX_NAMED_PER_TAG, CriterionStatus, TaggedTests, from_reports
 from evidence_gate.ledger import GateVerdict
 from evidence_gate.pipeline import PullRequest, RunInputs, run_pipeline
 from evidence_gate.settings import Settings
+from evidence_gate.summary.parsers.junit import CaseResult
 
 from .conftest import CliResult, Repo
 
@@ -216,3 +218,31 @@ def test_an_unreadable_report_exits_4(tmp_path: Path, cli: Callable[..., CliResu
     code, document = criteria(cli, "--story", "S-1", "--count", "1", "--junit", broken, "--repo", tmp_path)
     assert code == 4
     assert document["unread"][0].startswith(f"{broken}: malformed XML")
+
+
+def test_thousands_of_tagged_cases_are_counted_but_not_kept_whole() -> None:
+    tagged = TaggedTests("SHOP-7")
+    for number in range(50_000):
+        outcome = "failed" if number == 49_999 else "passed"
+        tagged(
+            CaseResult(
+                name=f"test_{number} [SHOP-7#1]",
+                classname="x" * 1000,
+                file=None,
+                line=None,
+                outcome=outcome,
+                message=None,
+            )
+        )
+    (result,) = from_reports("SHOP-7", (Criterion(number=1, text="refunds"),), tagged.by_tag, {})
+    assert result.status is CriterionStatus.RED
+    assert result.reason.startswith("1 of 50000 tests did not pass: ")
+    assert len(result.tests) <= 2 * MAX_NAMED_PER_TAG
+    assert result.tests[0][1] == "failed"
+
+
+def test_a_tag_is_matched_whole_so_criterion_1_is_not_criterion_10() -> None:
+    tagged = TaggedTests("S")
+    tagged(CaseResult(name="[S#10] later", classname="", file=None, line=None, outcome="failed", message=None))
+    tagged(CaseResult(name="[S#1] first", classname="", file=None, line=None, outcome="passed", message=None))
+    assert {tag: tally.total for tag, tally in tagged.by_tag.items()} == {"[S#10]": 1, "[S#1]": 1}

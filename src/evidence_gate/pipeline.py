@@ -18,7 +18,7 @@ from evidence_gate.criteria_source import Criterion, TooManyCriteria, criteria_f
 from evidence_gate.digest import Digest
 from evidence_gate.errors import UsageError
 from evidence_gate.freshness import run_started, stale_reports
-from evidence_gate.gates.criteria import CriterionStatus, check_story, from_reports
+from evidence_gate.gates.criteria import CriterionStatus, TaggedTests, check_story, from_reports
 from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, LogEvidence, evaluate_evidence
 from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.git import Git, open_repository
@@ -95,12 +95,11 @@ class _Reports:
 class _Cases:
     """Test cases from JUnit reports, kept compact: identities, failures, and tagged cases."""
 
-    story_marker: str | None
     identities: dict[str, str] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     failed: list[FailedTest] = field(default_factory=list)
     failed_total: int = 0
-    tagged: list[CaseResult] = field(default_factory=list)
+    tagged: TaggedTests | None = None
     truncated: bool = False
 
     def __call__(self, case: CaseResult) -> None:
@@ -117,8 +116,8 @@ class _Cases:
             if len(self.failed) < MAX_FAILED_TESTS:
                 message = (case.message or "")[:MAX_MESSAGE] or None
                 self.failed.append(FailedTest(name=case.display_name, message=message, path=case.file, line=case.line))
-        if self.story_marker and (self.story_marker in case.name or self.story_marker in case.classname):
-            self.tagged.append(case)
+        if self.tagged is not None:
+            self.tagged(case)
 
 
 def run_pipeline(inputs: RunInputs) -> Ledger:
@@ -139,7 +138,7 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
     )
 
     story = check_story(settings.story) if settings.story else None
-    cases = _Cases(story_marker=f"[{story}#" if story else None)
+    cases = _Cases(tagged=TaggedTests(story) if story else None)
     reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports)
     evidence_gate, verdict = _evidence_gate(inputs, git, adapter, reports, cases, change)
     evidence_gate = _with_refusals(evidence_gate, reports.refused)
@@ -409,7 +408,9 @@ def _criteria_gate(
             verdict=GateVerdict.UNAVAILABLE,
             summary=f"{len(criteria)} acceptance criteria, but no JUnit report names tests",
         )
-    results = from_reports(story, criteria, cases.tagged, tagged_sources(story, criteria, git))
+    results = from_reports(
+        story, criteria, cases.tagged.by_tag if cases.tagged else {}, tagged_sources(story, criteria, git)
+    )
     green = sum(1 for result in results if result.status is CriterionStatus.GREEN)
     return GateResult(
         id="criteria",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from evidence_gate.criteria_source import Criterion
@@ -66,25 +66,59 @@ def tag_of(story: str, number: int) -> str:
     return f"[{story}#{number}]"
 
 
+MAX_NAMED_PER_TAG = 20  # test names kept per tag for the report; every test is still counted
+
+
+@dataclass
+class TagTally:
+    """The tests that carry one tag: how many, how many did not pass, and the first names of each."""
+
+    total: int = 0
+    unproven: int = 0
+    passed_names: list[str] = field(default_factory=list)
+    unproven_names: list[tuple[str, str]] = field(default_factory=list)  # (name, outcome)
+
+
+class TaggedTests:
+    """The test cases that carry a story's tags, tallied as they stream past: a report may hold
+    thousands of tagged cases (or names of a megabyte), and only counts and a few names are kept."""
+
+    def __init__(self, story: str) -> None:
+        self._tags = re.compile(rf"\[{re.escape(story)}#\d{{1,3}}\]")
+        self.by_tag: dict[str, TagTally] = {}
+
+    def __call__(self, case: CaseResult) -> None:
+        for tag in dict.fromkeys(self._tags.findall(f"{case.classname}\n{case.name}")):
+            tally = self.by_tag.setdefault(tag, TagTally())
+            tally.total += 1
+            if case.outcome != "passed":
+                tally.unproven += 1
+                if len(tally.unproven_names) < MAX_NAMED_PER_TAG:
+                    tally.unproven_names.append((case.display_name, case.outcome))
+            elif len(tally.passed_names) < MAX_NAMED_PER_TAG:
+                tally.passed_names.append(case.display_name)
+
+
 def from_reports(
     story: str,
     criteria: Sequence[Criterion],
-    cases: Sequence[CaseResult],
+    tagged: Mapping[str, TagTally],
     tagged_sources: Mapping[str, Sequence[str]],
 ) -> tuple[CriterionResult, ...]:
-    """Judge each criterion by the test cases of JUnit reports. `tagged_sources` maps a tag to the
-    places (`path:line`) in the test sources that carry it."""
+    """Judge each criterion by the tagged test cases of JUnit reports. `tagged_sources` maps a tag to
+    the places (`path:line`) in the test sources that carry it."""
     results = []
     for criterion in criteria:
         tag = tag_of(story, criterion.number)
-        tests = tuple((case.display_name, case.outcome) for case in cases if tag in case.name or tag in case.classname)
-        status, reason = _judge(tests, tagged_sources.get(tag, ()))
+        tally = tagged.get(tag)
+        status, reason = _judge(tally, tagged_sources.get(tag, ()))
+        tests = (*tally.unproven_names, *((name, "passed") for name in tally.passed_names)) if tally is not None else ()
         results.append(CriterionResult(criterion=criterion, tag=tag, status=status, reason=reason, tests=tests))
     return tuple(results)
 
 
-def _judge(tests: tuple[tuple[str, str], ...], sources: Sequence[str]) -> tuple[CriterionStatus, str]:
-    if not tests:
+def _judge(tally: TagTally | None, sources: Sequence[str]) -> tuple[CriterionStatus, str]:
+    if tally is None:
         if sources:
             where = ", ".join(sources[:3])
             return (
@@ -93,11 +127,10 @@ def _judge(tests: tuple[tuple[str, str], ...], sources: Sequence[str]) -> tuple[
                 " the suite may not have loaded",
             )
         return CriterionStatus.MISSING, "no test names it"
-    unproven = [(name, outcome) for name, outcome in tests if outcome != "passed"]
-    if unproven:
-        listed = ", ".join(f"{name} ({outcome})" for name, outcome in unproven[:5])
-        return CriterionStatus.RED, f"{len(unproven)} of {len(tests)} tests did not pass: {listed}"
-    return CriterionStatus.GREEN, f"{len(tests)} tests passed"
+    if tally.unproven:
+        listed = ", ".join(f"{name} ({outcome})" for name, outcome in tally.unproven_names[:5])
+        return CriterionStatus.RED, f"{tally.unproven} of {tally.total} tests did not pass: {listed}"
+    return CriterionStatus.GREEN, f"{tally.total} tests passed"
 
 
 def from_command(criterion: Criterion, tag: str, outcome: CommandOutcome) -> CriterionResult:

@@ -20,6 +20,7 @@ from evidence_gate.gates.criteria import (
     CommandOutcome,
     CriterionResult,
     CriterionStatus,
+    TaggedTests,
     check_story,
     from_command,
     from_reports,
@@ -27,7 +28,6 @@ from evidence_gate.gates.criteria import (
 )
 from evidence_gate.git import open_repository
 from evidence_gate.runner import run_shell
-from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.read import read_junit, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json
@@ -91,20 +91,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def _from_junit(
     story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path
 ) -> tuple[tuple[CriterionResult, ...], list[str]]:
-    cases: list[CaseResult] = []
+    tagged = TaggedTests(story)
     unread: list[str] = []
-    marker = f"[{story}#"
     for report in reports:
-        summary = read_junit(report, lambda case: _keep(case, marker, cases))
+        summary = read_junit(report, tagged)
         if summary.counts is None:
             unread.append(f"{report}: {summary.reason}")
-    return from_reports(story, criteria, cases, tagged_sources(story, criteria, open_repository(repo))), unread
-
-
-def _keep(case: CaseResult, marker: str, cases: list[CaseResult]) -> None:
-    """Only test cases that carry one of the story's tags are kept: a report may hold millions."""
-    if marker in case.name or marker in case.classname:
-        cases.append(case)
+    sources = tagged_sources(story, criteria, open_repository(repo))
+    return from_reports(story, criteria, tagged.by_tag, sources), unread
 
 
 def _from_commands(
