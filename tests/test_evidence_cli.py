@@ -233,3 +233,15 @@ def test_a_tape_comment_that_looks_like_a_go_build_header_does_not_fail_a_green_
     )
     code, verdict = evidence(cli, "--claim", "test", log)
     assert (code, verdict["reason"]) == (0, "2 tests executed, all passed (0 skipped)")
+
+
+def test_an_exit_code_at_the_end_of_a_huge_single_line_is_still_read(
+    cli: Callable[..., CliResult], fresh: Callable[[str], Path]
+) -> None:
+    log = fresh("pytest/success.log")
+    with log.open("a") as handle:
+        # No newline before the echo: the code ends a line of 8.5 million characters.
+        handle.write("x" * (8 * 1024 * 1024 + 500_000) + "EXIT_CODE=1\n")
+    code, verdict = evidence(cli, "--claim", "test", "--stack", "python", log)
+    assert code == 1
+    assert "exited 1" in str(verdict["reason"])
