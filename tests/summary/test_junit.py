@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -253,3 +255,24 @@ def test_a_wide_report_split_across_read_chunks_is_read(tmp_path: Path, monkeypa
     cases = "".join(f'<testcase name="t{i}"/>' for i in range(2000))
     path = report(tmp_path, f'<?xml version="1.0" encoding="UTF-16"?><testsuite>{cases}</testsuite>'.encode("utf-16"))
     assert scan_junit(path).counts == Counts(passed=2000, failed=0, skipped=0)
+
+
+def test_a_pytest_report_gives_the_line_of_the_def_counting_from_1(tmp_path: Path) -> None:
+    # pytest writes the 0-based line of a test's `def` (xunit1): annotations must point at the def.
+    (tmp_path / "test_refund.py").write_text("import os\n\n\ndef test_refund():\n    assert os.sep == '?'\n")
+    report = tmp_path / "junit.xml"
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "junit_family=xunit1"]
+    subprocess.run([*command, f"--junitxml={report}", "test_refund.py"], cwd=tmp_path, capture_output=True, check=False)
+    cases: list[CaseResult] = []
+    scan_junit(report, cases.append)
+    assert [(case.file, case.line) for case in cases] == [("test_refund.py", 4)]
+
+
+def test_a_line_of_0_from_another_writer_is_no_line(tmp_path: Path) -> None:
+    report = tmp_path / "junit.xml"
+    report.write_text(
+        '<testsuite name="suite"><testcase name="t" file="a.js" line="0"><failure/></testcase></testsuite>'
+    )
+    cases: list[CaseResult] = []
+    scan_junit(report, cases.append)
+    assert [case.line for case in cases] == [None]

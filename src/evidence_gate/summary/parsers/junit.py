@@ -31,6 +31,7 @@ file (libtest writes one per test binary) are read one after another (see `xml_d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,9 @@ MAX_FIELD_CHARS = 1000
 _TODO = "todo"  # node's <skipped type="todo">
 # Only end events, and only of these elements: libxml2 skips everything else (system-out,
 # properties) without a Python call, and a passing test case costs one event.
+# pytest's root elements (`junit_suite_name` renames only the inner suite), in the document's first bytes.
+_PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
+_ROOT_BYTES = 4096
 _EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
 
 
@@ -98,6 +102,7 @@ class _Scan:
     previous: tuple[_Suite | None, str, str, str] | None = None  # the last test case's suite, class and name
     previous_outcome: str = ""
     repeated: int = 0
+    zero_based_lines: bool = False  # the document is pytest's, whose `line=` counts from 0
     notes: list[str] = field(default_factory=list)
 
     def untally(self, outcome: str, suite: _Suite | None) -> None:
@@ -200,6 +205,7 @@ def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[Case
                 continue
             if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
                 raise UnsafeReport(_DOCTYPE_REFUSAL)
+            scan.zero_based_lines = _PYTEST_ROOT.search(piece[:_ROOT_BYTES]) is not None
             fed = True
         parser.feed(piece)
         checked = _handle_events(parser, scan, on_case, checked)
@@ -283,7 +289,7 @@ def _count_case(
                 name=name,
                 classname=classname,
                 file=_capped(file) if file is not None else None,
-                line=_line_number(element.get("line")),
+                line=_line_number(element.get("line"), scan.zero_based_lines),
                 outcome=outcome,
                 message=_capped(message) if message is not None and outcome == "failed" else None,
             )
@@ -353,9 +359,13 @@ def _release(element: etree._Element) -> None:
             del parent[0]
 
 
-def _line_number(value: str | None) -> int | None:
-    """A `line=` attribute as a line number: 0, negative or not a number is no line."""
+def _line_number(value: str | None, zero_based: bool) -> int | None:
+    """A `line=` attribute as a line number from 1: pytest writes the 0-based line of the `def`
+    (`zero_based`), every other writer a 1-based one; a negative number, or 0 from a 1-based
+    writer, or not a number is no line."""
     number = _int(value)
+    if number is not None and zero_based:
+        number += 1
     return number if number is not None and number > 0 else None
 
 
