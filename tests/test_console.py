@@ -22,10 +22,14 @@ JUNIT = f"""<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def evidence_gate(cwd: Path, *args: str, actions: bool = True) -> subprocess.CompletedProcess[str]:
+def evidence_gate(
+    cwd: Path, *args: str, actions: bool = True, token: str | None = None
+) -> subprocess.CompletedProcess[str]:
     environ = {key: value for key, value in os.environ.items() if not key.startswith("GITHUB_")}
     if actions:
         environ["GITHUB_ACTIONS"] = "true"
+    if token:
+        environ["GITHUB_TOKEN"] = token
     command = [sys.executable, "-m", "evidence_gate", *args]
     return subprocess.run(command, cwd=cwd, env=environ, capture_output=True, text=True, check=False)
 
@@ -67,6 +71,14 @@ def test_an_error_naming_untrusted_text_is_no_command(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "##[" not in result.stderr
     assert "## [warning]missing.log" in result.stderr
+
+
+def test_in_actions_the_runs_token_is_masked_before_commands_are_stopped(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"junit.xml": JUNIT})
+    token = "ghs_consoleTestToken0123456789abcdefABCD"
+    result = evidence_gate(tmp_path, "summary", "junit.xml", token=token)
+    assert result.stderr.splitlines()[0] == f"::add-mask::{token}"
+    assert token not in result.stdout
 
 
 def test_line_safe_breaks_a_command_at_the_start_of_a_line() -> None:

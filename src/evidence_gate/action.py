@@ -22,6 +22,7 @@ from github import Github
 
 from evidence_gate import __version__
 from evidence_gate.base_config import base_config, run_templates
+from evidence_gate.console import mask_secrets
 from evidence_gate.digest import encode
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.github.client import WaitBudget, make_client
@@ -65,8 +66,7 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE
     secrets = run_secrets(environ, settings.github_token)
-    for secret in secrets:
-        log.write(f"::add-mask::{_escape(secret)}\n")
+    mask_secrets(log, secrets)
     workspace = Workspace.from_environment(repo, environ)
     # RUNNER_TEMP is emptied after every job, so the base commit's templates are copied there.
     scratch = Path(tempfile.mkdtemp(prefix="evidence-gate-templates-", dir=environ.get("RUNNER_TEMP") or None))

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TextIO
 
 from evidence_gate import __version__
-from evidence_gate.console import commands_stopped, in_actions, line_safe
+from evidence_gate.console import commands_stopped, in_actions, line_safe, mask_secrets
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.scrub import run_secrets
 from evidence_gate.verbs import changes, criteria, demo, detect, evidence, merge, publish, run, summary
 
 VERBS = (detect, changes, summary, evidence, criteria, run, merge, publish, demo)
@@ -46,6 +47,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             standard.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     machine_output = args.json or getattr(args, "format", None) == "json"
+    if in_actions(os.environ):
+        mask_secrets(sys.stderr, run_secrets(os.environ))
     try:
         with commands_stopped(stream, enabled=in_actions(os.environ) and not machine_output):
             exit_code: int = args.run(args, stream)

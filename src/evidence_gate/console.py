@@ -12,7 +12,7 @@ standard error are escaped instead, so they stay valid and readable.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -21,6 +21,14 @@ _LEGACY = "##["
 
 def in_actions(environ: Mapping[str, str]) -> bool:
     return environ.get("GITHUB_ACTIONS") == "true"
+
+
+def mask_secrets(stream: TextIO, secrets: Iterable[str]) -> None:
+    """Register the run's credentials with the runner, so GitHub masks them wherever they appear in
+    the log; printed before any command is stopped (a stopped `::add-mask::` would be ignored)."""
+    for secret in secrets:
+        stream.write(f"::add-mask::{secret.replace('%', '%25').replace(chr(13), '%0D').replace(chr(10), '%0A')}\n")
+    stream.flush()
 
 
 @contextmanager
