@@ -202,7 +202,7 @@ def test_criteria_by_filtered_runs_of_a_real_runner(repo: Repo, cli: Callable[..
     )
     assert code == 1
     assert [item["status"] for item in document["criteria"]] == ["green", "red", "missing"]
-    assert document["criteria"][0]["reason"].endswith("exited 0: 1 tests passed")
+    assert document["criteria"][0]["reason"].endswith("exited 0: 1 test passed")
     assert f'--test-name-pattern="{re.escape("[SHOP-9#1]")}"' in document["criteria"][0]["reason"]
 
 
@@ -236,7 +236,7 @@ def test_thousands_of_tagged_cases_are_counted_but_not_kept_whole() -> None:
         )
     (result,) = from_reports("SHOP-7", (Criterion(number=1, text="refunds"),), tagged.by_tag, {})
     assert result.status is CriterionStatus.RED
-    assert result.reason.startswith("1 of 50000 tests did not pass: ")
+    assert result.reason.startswith("1 of 50,000 tests did not pass: ")
     assert len(result.tests) <= 2 * MAX_NAMED_PER_TAG
     assert result.tests[0][1] == "failed"
 

@@ -63,7 +63,7 @@ def check_page(root: HtmlElement) -> None:
     assert "1 failed, 4 passed, 1 skipped" in text(details[1].xpath(".//pre")[0])
     criteria = [text(item) for item in details[2].xpath(".//li")]
     assert criteria == [
-        f"green: [SHOP-1#1] {CRITERIA[0]}: 1 tests passed",
+        f"green: [SHOP-1#1] {CRITERIA[0]}: 1 test passed",
         f"missing: [SHOP-1#2] {CRITERIA[1]}: no test names it",
     ]
     assert not root.xpath("//script|//link|//img|//iframe")

@@ -79,8 +79,8 @@ def test_go_verbose_output_holds_the_claim(cli: Callable[..., CliResult], fresh:
 
 def test_a_failing_run_fails_on_its_marker(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:
     code, verdict = evidence(cli, "--claim", "test", "--stack", "python", fresh("pytest/failure.log"))
-    assert code == 1
-    assert str(verdict["reason"]).startswith("failure marker at line ")
+    assert (code, verdict["reason"]) == (1, "2 of 5 tests failed")
+    assert any(str(detail).startswith("the log reports a failure at line ") for detail in verdict["details"])
 
 
 def test_a_committed_junit_report_is_stale(
@@ -120,7 +120,7 @@ def test_a_caller_pattern_replaces_the_markers(cli: Callable[..., CliResult], fr
         cli, "--claim", "build", "--stack", "jvm", fresh("gradle/success.log"), "--failure-pattern", r"^BUILD SUCC"
     )
     assert code == 1
-    assert str(verdict["reason"]).startswith("failure marker at line ")
+    assert str(verdict["reason"]).startswith("the log reports a failure at line ")
 
 
 def test_a_bad_caller_pattern_is_a_usage_error(cli: Callable[..., CliResult], fresh: Callable[[str], Path]) -> None:

@@ -58,13 +58,13 @@ def test_counts_with_every_test_passing_hold_the_claim() -> None:
 
 def test_a_failure_marker_is_decisive_even_beside_passing_counts() -> None:
     verdict = evaluate_evidence(facts(scan=scan(hit(MarkerKind.FAILURE, "BUILD FAILED in 2s", 40))))
-    assert (verdict.ok, verdict.reason) == (False, "failure marker at line 40: BUILD FAILED in 2s")
+    assert (verdict.ok, verdict.reason) == (False, "the log reports a failure at line 40: BUILD FAILED in 2s")
 
 
 def test_a_load_error_marker_fails_a_test_claim_when_no_parser_read_counts() -> None:
     marker = hit(MarkerKind.LOAD_ERROR, "E   ModuleNotFoundError: x", 7)
     verdict = evaluate_evidence(facts(scan=scan(marker), log_summary=unread("no closing line", parser="pytest")))
-    assert verdict.reason == "load-error marker at line 7: E   ModuleNotFoundError: x"
+    assert verdict.reason == "the log reports a load error at line 7: E   ModuleNotFoundError: x"
     assert not verdict.ok
 
 

@@ -17,6 +17,7 @@ from evidence_gate.criteria_source import Criterion
 from evidence_gate.errors import UsageError
 from evidence_gate.model import TestSummary
 from evidence_gate.summary.parsers.junit import CaseResult
+from evidence_gate.wording import plural
 
 _STORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -129,8 +130,8 @@ def _judge(tally: TagTally | None, sources: Sequence[str]) -> tuple[CriterionSta
         return CriterionStatus.MISSING, "no test names it"
     if tally.unproven:
         listed = ", ".join(f"{name} ({outcome})" for name, outcome in tally.unproven_names[:5])
-        return CriterionStatus.RED, f"{tally.unproven} of {tally.total} tests did not pass: {listed}"
-    return CriterionStatus.GREEN, f"{tally.total} tests passed"
+        return CriterionStatus.RED, f"{tally.unproven:,} of {plural(tally.total, 'test')} did not pass: {listed}"
+    return CriterionStatus.GREEN, f"{plural(tally.total, 'test')} passed"
 
 
 def from_command(criterion: Criterion, tag: str, outcome: CommandOutcome) -> CriterionResult:
@@ -148,4 +149,4 @@ def _judge_command(outcome: CommandOutcome) -> tuple[CriterionStatus, str]:
         return CriterionStatus.RED, f"{ran}, but no test count could be read ({outcome.summary.reason})"
     if counts.executed == 0:
         return CriterionStatus.MISSING, f"{ran}: no test ran"
-    return CriterionStatus.GREEN, f"{ran}: {counts.executed} tests passed"
+    return CriterionStatus.GREEN, f"{ran}: {plural(counts.executed, 'test')} passed"

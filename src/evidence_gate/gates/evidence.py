@@ -21,6 +21,7 @@ from evidence_gate.markers import Claim, MarkerHit, MarkerKind, MarkerScan
 from evidence_gate.model import Counts, TestSummary
 from evidence_gate.summary.read import UNRECOGNISED
 from evidence_gate.summary.weigh import is_report, weigh
+from evidence_gate.wording import failed_of, plural
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,13 +95,22 @@ def evaluate_evidence(facts: EvidenceFacts) -> EvidenceVerdict:
         counts=counts,
         counts_source=f"{total.parser} ({total.source})" if total and counts else None,
         stale=facts.stale,
-        details=(*_exit_details(facts), *(total.notes if total else ())),
+        details=(*_marker_details(facts), *_exit_details(facts), *(total.notes if total else ())),
     )
 
 
 def _weighed(facts: EvidenceFacts) -> TestSummary | None:
     summaries = _summaries(facts)
     return weigh(summaries) if summaries else None
+
+
+def _marker_details(facts: EvidenceFacts) -> list[str]:
+    decisive = _decisive(facts)
+    if decisive is None:
+        return []
+    source, first = decisive
+    what = "a failure" if first.kind is MarkerKind.FAILURE else "a load error"
+    return [f"the log{source} reports {what} at line {first.line_number}: {first.line.strip()}"]
 
 
 def _exit_details(facts: EvidenceFacts) -> list[str]:
@@ -114,9 +124,10 @@ def _exit_details(facts: EvidenceFacts) -> list[str]:
 def _decide(facts: EvidenceFacts, total: TestSummary | None) -> Decision:
     decisive = _decisive(facts)
     if decisive:
-        source, first = decisive
-        what = "failure" if first.kind is MarkerKind.FAILURE else "load-error"
-        return False, f"{what} marker at line {first.line_number}{source}: {first.line.strip()}", False
+        counts = total.counts if total else None
+        if counts is not None and counts.failed:
+            return False, failed_of(counts), False  # the marker's line is in the details
+        return False, _marker_details(facts)[0], False
     exited = next((log for log in facts.logs if log.scan.exit_code not in (None, 0)), None)
     if exited is not None:
         return False, f"the command exited {exited.scan.exit_code}{_where(facts, exited)}", False
@@ -189,10 +200,10 @@ def _build(facts: EvidenceFacts) -> Decision:
 def _tests(facts: EvidenceFacts, counts: Counts | None) -> Decision:
     if counts is not None:
         if counts.failed:
-            return False, f"{counts.failed} of {counts.executed} tests failed", False
+            return False, failed_of(counts), False
         if counts.executed == 0:
             return False, f"no tests executed ({counts.skipped} skipped)", False
-        return True, f"{counts.executed} tests executed, all passed ({counts.skipped} skipped)", False
+        return True, f"{plural(counts.executed, 'test')} executed, all passed ({counts.skipped:,} skipped)", False
     skipped = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SKIPPED)]
     if skipped:
         line = f"line {skipped[0].line_number}: {skipped[0].line.strip()}"

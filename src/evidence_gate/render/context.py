@@ -30,6 +30,7 @@ from typing import Literal, TypeVar
 
 from evidence_gate.ledger import Annotation, Evidence, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.render.escaping import _Untrusted
+from evidence_gate.wording import plural
 
 _GATE_ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
 
@@ -119,12 +120,8 @@ def _clip_block(text: str, limit: int | None) -> _Untrusted:
     return _Untrusted(f"{text[:head]}\n… {len(text) - head - tail:,} more characters …\n{text[len(text) - tail :]}")
 
 
-def _plural(count: int, singular: str, plural: str) -> str:
-    return f"{count:,} {singular if count == 1 else plural}"
-
-
-def _more(count: int, singular: str, plural: str) -> list[str]:
-    return [f"… {_plural(count, singular, plural)}"] if count > 0 else []
+def _more(count: int, singular: str, plural_form: str) -> list[str]:
+    return [f"… {plural(count, singular, plural_form)}"] if count > 0 else []
 
 
 def _counts_label(ledger: Ledger) -> str:
@@ -143,7 +140,7 @@ def _deltas_label(ledger: Ledger) -> str:
     parts = []
     if deltas.executed:
         sign = "+" if deltas.executed > 0 else "\N{MINUS SIGN}"  # typographic, and no list item at a line start
-        parts.append(sign + _plural(abs(deltas.executed), "test", "tests"))
+        parts.append(sign + plural(abs(deltas.executed), "test", "tests"))
     for count, words in (
         (deltas.added, "new"),
         (deltas.removed, "removed"),
@@ -163,7 +160,7 @@ def _gates_label(gates: Sequence[GateResult]) -> str:
         for verdict, words in _GATE_COUNT_ORDER
         if (count := sum(1 for gate in gates if gate.verdict == verdict))
     ]
-    return f"{_plural(len(gates), 'gate', 'gates')}: {', '.join(parts)}"
+    return f"{plural(len(gates), 'gate', 'gates')}: {', '.join(parts)}"
 
 
 def _evidence_view(item: Evidence, sizes: _Sizes) -> dict[str, object]:
