@@ -78,7 +78,7 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         ledger = checked_ledger(read_ledger(workspace.check(repo / made_elsewhere, scratch=True)), context, settings)
         ledger = Scrubber(secrets).value(ledger)
     else:
-        baseline, note = (None, "no baseline: no token to read the base commit's check run")
+        baseline, note = (None, "no token to read the base commit's check run")
         if client is not None:
             baseline, note = read_baseline(client, context, settings.check_name)
         inputs = RunInputs(

@@ -200,7 +200,7 @@ def run_demo(repo: Path, requested: Runner, table: AdapterTable) -> DemoRun:
         RunInputs(
             settings=settings,
             pull_request=pull_request,
-            baseline_note="no baseline: the demo has no earlier run of the base to compare with",
+            baseline_note="the demo has no earlier run of the base to compare with",
             table=table,
         )
     )

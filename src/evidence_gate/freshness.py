@@ -8,7 +8,7 @@ code at HEAD.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -49,18 +49,22 @@ def run_started(git: Git | None, since: str | None) -> tuple[float | None, str]:
     return None, "the repository has no commit, so the run's start is unknown"
 
 
-def stale_reports(paths: Sequence[Path], started: float | None, git: Git | None) -> tuple[str, ...]:
-    """One line per stale report, naming the file and why. Only the checkout `git` holds is asked
-    which reports it tracks, in one batch; a report outside it is judged by its time alone."""
+def stale_reports(
+    paths: Sequence[Path], started: float | None, git: Git | None, shown: Mapping[Path, str] | None = None
+) -> tuple[str, ...]:
+    """One line per stale report, naming the file (as `shown` names it) and why. Only the checkout
+    `git` holds is asked which reports it tracks, in one batch; a report outside it is judged by its
+    time alone."""
     where = {path: _in_checkout(path, git.top) for path in paths} if git else {}
     tracked = git.tracked(place for places in where.values() for place in places) if git else set()
     stale: list[str] = []
     for path in paths:
+        name = (shown or {}).get(path, str(path))
         if any(place in tracked for place in where.get(path, ())):
-            stale.append(f"{path} is committed to git, not produced by this run")
+            stale.append(f"{name} is committed to git, not produced by this run")
         elif started is not None and path.stat().st_mtime < started - TOLERANCE_SECONDS:
             written = datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
-            stale.append(f"{path} was written at {written}, before this run started")
+            stale.append(f"{name} was written at {written}, before this run started")
     return tuple(stale)
 
 

@@ -119,7 +119,7 @@ class Ledger:
     check_name: str = "Evidence Gate"
     tool_version: str = __version__
     deltas: Deltas | None = None
-    baseline: str = "no baseline was looked up"
+    baseline: str = "not looked up"  # why there is no baseline, when there is none
 
     def gate(self, gate_id: str) -> GateResult | None:
         return next((gate for gate in self.gates if gate.id == gate_id), None)

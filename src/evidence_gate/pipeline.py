@@ -71,7 +71,7 @@ class RunInputs:
     settings: Settings
     pull_request: PullRequest | None = None
     baseline: Digest | None = None
-    baseline_note: str = "no baseline: not looked up"
+    baseline_note: str = "not looked up: only the action reads the base commit's check run"
     in_ci: bool = False
     table: AdapterTable = field(default_factory=default_table)
     workspace: Workspace | None = None  # where reports may be read from; the repository when None
@@ -85,6 +85,7 @@ class _Reports:
     xcresult: list[Path] = field(default_factory=list)
     unmatched: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    shown: dict[Path, str] = field(default_factory=dict)  # each file as reviewers read it: workspace-relative
 
     @property
     def all(self) -> list[Path]:
@@ -167,7 +168,7 @@ def _with_deltas(ledger: Ledger, baseline: Digest) -> Ledger:
 
 def _change_lines(change: Change | None) -> tuple[str, ...]:
     if change is None:
-        return ()
+        return ("no base was given, so the change itself was not inspected (give --base, or run on a pull request)",)
     by_kind: dict[FileKind, int] = {}
     for changed in change.files:
         by_kind[changed.kind] = by_kind.get(changed.kind, 0) + 1
@@ -199,6 +200,7 @@ def _find_reports(workspace: Workspace, top: Path, patterns: Sequence[str]) -> _
                 reports.refused.append(refusal.one_line())
                 continue
             seen.add(resolved)
+            reports.shown[resolved] = workspace.shown(path)
             if JUNIT.recognises(head):
                 reports.junit.append(resolved)
             elif XCRESULT.recognises(head):
@@ -215,15 +217,16 @@ def _evidence_gate(
     details = [
         *inputs.settings.notes,
         *_change_lines(change),
-        *(f"no file matched the reports glob {pattern!r}" for pattern in reports.unmatched),
+        *(f"no file matched `reports` glob {pattern!r}" for pattern in reports.unmatched),
     ]
     if not reports.all:
+        given = bool(inputs.settings.reports)
         return (
             GateResult(
                 id="evidence",
                 title=title,
                 verdict=GateVerdict.UNAVAILABLE,
-                summary="no test logs or reports were given (set `reports`)",
+                summary="no file matched `reports`" if given else "no test logs or reports were given (set `reports`)",
                 details=tuple(details),
             ),
             None,
@@ -231,9 +234,9 @@ def _evidence_gate(
     table = inputs.table
     unknown = adapter.id == table.unknown.id
     candidates = candidate_parsers(None, None if unknown else adapter.parsers)
-    logs = [_log_evidence(table, adapter, log, candidates) for log in reports.logs]
-    report_summaries = [read_junit(path, cases) for path in reports.junit]
-    report_summaries += [read_source(path, ["xcresult"]) for path in reports.xcresult]
+    logs = [_log_evidence(table, adapter, log, reports.shown[log], candidates) for log in reports.logs]
+    report_summaries = [read_junit(path, cases, reports.shown[path]) for path in reports.junit]
+    report_summaries += [read_source(path, ["xcresult"], reports.shown[path]) for path in reports.xcresult]
     started, started_from = run_started(git, None)
     verdict = evaluate_evidence(
         EvidenceFacts(
@@ -241,7 +244,7 @@ def _evidence_gate(
             unknown_stack=unknown,
             logs=tuple(logs),
             reports=tuple(report_summaries),
-            stale=stale_reports(reports.all, started, git),
+            stale=stale_reports(reports.all, started, git, reports.shown),
             attended=False,
             in_ci=inputs.in_ci,
         )
@@ -276,7 +279,7 @@ def _evidence_gate(
             summary=summary,
             details=tuple(details),
             evidence=tuple(
-                Evidence(command=f"read {path}", exit_code=log.scan.exit_code, output=excerpt(path))
+                Evidence(command=reports.shown[path], exit_code=log.scan.exit_code, output=excerpt(path))
                 for path, log in zip(reports.logs, logs, strict=True)
             ),
             annotations=tuple(
@@ -330,12 +333,14 @@ def _kept_tests_facts(
     )
 
 
-def _log_evidence(table: AdapterTable, adapter: Adapter, log: Path, candidates: Sequence[str]) -> LogEvidence:
+def _log_evidence(
+    table: AdapterTable, adapter: Adapter, log: Path, shown: str, candidates: Sequence[str]
+) -> LogEvidence:
     """A log read and scanned: on the unknown stack, with the markers of the stacks whose parser read it."""
-    summary = read_source(log, candidates)
+    summary = read_source(log, candidates, shown)
     unknown = adapter.id == table.unknown.id
     stacks = adapters_reading(table, summary.parser) if unknown else (adapter,)
-    return LogEvidence(source=str(log), scan=scan_log(log, markers_for(table, Claim.TEST, stacks)), summary=summary)
+    return LogEvidence(source=shown, scan=scan_log(log, markers_for(table, Claim.TEST, stacks)), summary=summary)
 
 
 def excerpt(path: Path) -> str:

@@ -124,11 +124,17 @@ class Workspace:
             return "inside a .git directory; refused, nothing of it was read"
         return None
 
+    def shown(self, path: Path) -> str:
+        """`path` as reviewers read it: relative to the workspace when it lies there (no runner's
+        absolute path in a comment), else as it is."""
+        written = Path(os.path.abspath(path))  # noqa: PTH100 - lexical on purpose: the name, not the target
+        return display(written.relative_to(self.root)) if _inside(written, self.root) else display(path)
+
     def check(self, path: Path, *, scratch: bool = False) -> Path:
         """`path` resolved, or Refused with the reason."""
         reason = self.refusal(path, scratch=scratch)
         if reason:
-            raise Refused(display(path), reason)
+            raise Refused(self.shown(path), reason)
         return Path(os.path.realpath(path))
 
     def open(self, path: Path, *, scratch: bool = False) -> BinaryIO:

@@ -162,7 +162,7 @@ def test_a_section_with_no_room_is_refused_with_the_reason() -> None:
 
 def test_the_report_keeps_everything(huge: Ledger) -> None:
     report = render_report(huge)
-    assert report.count("```\n$ pytest\n" + LOG + "\n```") == 1
+    assert report.count("pytest: exit code 1:\n\n```\n" + LOG + "\n```") == 1
     assert report.count(MESSAGE) == 5_000
     assert "… " not in report.replace(WIDE, "")
 

@@ -66,7 +66,7 @@ def read_baseline(client: Github, context: GitHubContext, check_name: str) -> tu
     """The base commit's digest, from its check run of the same name; the reason when there is none."""
     pull = context.pull_request
     if pull is None:
-        return None, "no baseline: not a pull request"
+        return None, "not a pull request"
     try:
         repo = client.get_repo(context.repository, lazy=True)
         runs = repo.get_commit(pull.base_sha).get_check_runs(check_name=check_name)
@@ -74,12 +74,12 @@ def read_baseline(client: Github, context: GitHubContext, check_name: str) -> tu
             digest = decode(run.output.summary or "") if run.output else None
             if digest is not None:
                 return digest, f"base {pull.base_sha[:12]}"
-            return None, f"no baseline: the base commit's {check_name!r} check run holds no readable digest"
+            return None, f"the base commit's {check_name!r} check run holds no readable digest"
     except GithubException as error:
-        return None, f"no baseline: reading the base commit's check runs failed ({describe(error)})"
+        return None, f"reading the base commit's check runs failed ({describe(error)})"
     except GitHubDidNotAnswer as error:
-        return None, f"no baseline: {error}"
-    return None, f"no baseline: the base commit {pull.base_sha[:12]} has no {check_name!r} check run"
+        return None, f"{error}"
+    return None, f"the base commit {pull.base_sha[:12]} has no {check_name!r} check run"
 
 
 class Publisher:

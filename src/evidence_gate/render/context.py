@@ -12,7 +12,8 @@ is left out and counted, which is how `fitting` holds GitHub's limits.
 Template context (one shape for every template, so a user's template can show anything):
 `check_name`, `comment_marker`, `verdict` (marker word), `verdict_label`, `verdict_icon`,
 `verdict_reason`, `gates_label`, `counts` (dict or None), `counts_label`, `deltas_label`,
-`baseline` (when there are no deltas, else None), `head`, `base`, `stack`, `tool_version`, `gates`
+`baseline` (why there is no baseline, when there are no deltas; else None), `not_checked` (the checks this
+version does not run yet, comma-separated), `head`, `base`, `stack`, `tool_version`, `gates`
 (each: `id`, `verdict` (marker word), `verdict_label`, `title`, `summary`, `details`, `evidence`
 (each: `label`, `text`), `annotations` (report only; each: `level`, `location`, `title`,
 `message`), `notes`, `has_detail`), `gates_notes`, `failed_tests` (each: `name`, `location`,
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
+from evidence_gate.gates import NOT_YET_CHECKED
 from evidence_gate.ledger import Annotation, Evidence, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.wording import plural
@@ -164,8 +166,12 @@ def _gates_label(gates: Sequence[GateResult]) -> str:
 
 
 def _evidence_view(item: Evidence, sizes: _Sizes) -> dict[str, object]:
-    exit_code = "unknown" if item.exit_code is None else str(item.exit_code)
-    return {"label": f"Exit code {exit_code}", "text": _clip_block(f"$ {item.command}\n{item.output}", sizes.output)}
+    """A log's excerpt, labelled with its name and the exit code it records."""
+    recorded = "no exit code recorded" if item.exit_code is None else f"exit code {item.exit_code}"
+    return {
+        "label": _clip_inline(f"{item.command}: {recorded}", sizes.inline),
+        "text": _clip_block(item.output, sizes.output),
+    }
 
 
 def _annotation_view(note: Annotation, sizes: _Sizes) -> dict[str, object]:
@@ -247,6 +253,7 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
         "counts_label": _counts_label(ledger),
         "deltas_label": _deltas_label(ledger),
         "baseline": _clip_inline(ledger.baseline, sizes.inline) if ledger.deltas is None else None,
+        "not_checked": ", ".join(name for gate_id, name in NOT_YET_CHECKED if ledger.gate(gate_id) is None),
         "head": None if ledger.head is None else _clip_inline(ledger.head, sizes.inline),
         "base": None if ledger.base is None else _clip_inline(ledger.base, sizes.inline),
         "stack": _clip_inline(ledger.stack, sizes.inline),

@@ -175,7 +175,9 @@ def _read_document(name: str, path: Path, encoding: str) -> Reading:
     return document_parser(name).parse(path)
 
 
-def read_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) -> TestSummary:
+def read_junit(
+    path: Path, on_case: Callable[[CaseResult], None] | None = None, label: str | None = None
+) -> TestSummary:
     """A JUnit report's summary, handing each test case to `on_case` (names, outcomes, messages) as it
     streams past: one pass serves both the counts and whatever a caller collects."""
     try:
@@ -184,8 +186,8 @@ def read_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     except Refused as refusal:
         reason = refusal.reason
     if reason:
-        return TestSummary(counts=None, parser="junit", source=str(path), reason=reason)
-    return _summary(scan_junit(path, on_case), str(path))
+        return TestSummary(counts=None, parser="junit", source=label or str(path), reason=reason)
+    return _summary(scan_junit(path, on_case), label or str(path))
 
 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
