@@ -18,7 +18,8 @@ from evidence_gate.criteria_source import MAX_CRITERIA, Criterion, criteria_from
 from evidence_gate.errors import UsageError
 from evidence_gate.gates.criteria import MAX_NAMED_PER_TAG, CriterionStatus, TaggedTests, from_reports
 from evidence_gate.ledger import GateVerdict
-from evidence_gate.pipeline import PullRequest, RunInputs, run_pipeline
+from evidence_gate.model import PullRequest
+from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.settings import Settings
 from evidence_gate.summary.parsers.junit import CaseResult
 

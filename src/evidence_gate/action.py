@@ -20,7 +20,7 @@ from typing import TextIO
 
 from github import Github
 
-from evidence_gate import __version__
+from evidence_gate import __version__, policy
 from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.console import mask_secrets
 from evidence_gate.digest import encode
@@ -28,7 +28,7 @@ from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
-from evidence_gate.github.publish import Published, Publisher, conclusion, read_baseline
+from evidence_gate.github.publish import Published, Publisher, read_baseline
 from evidence_gate.ledger import Ledger, ledger_json, read_ledger
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import (
@@ -104,7 +104,7 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     progress.outputs_written = True
     write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     progress.summary_written = True
-    exit_code = exit_code_of(ledger, settings)
+    exit_code = policy.exit_code(ledger.verdict, settings.fail_on)
     if client is None:
         notice(log, "no github-token: the result is in the job summary, the step outputs and the ledger")
         return exit_code
@@ -164,11 +164,6 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
         "skipped": str(counts.skipped) if counts else "",
         "ledger": str(ledger_path),
     }
-
-
-def exit_code_of(ledger: Ledger, settings: Settings) -> int:
-    """The step fails exactly when the check run's conclusion is a failure."""
-    return 1 if conclusion(ledger.verdict, settings.fail_on) == "failure" else 0
 
 
 def _escape(text: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
-from evidence_gate.pipeline import PullRequest
+from evidence_gate.model import PullRequest
 from evidence_gate.render.environment import TEMPLATE_NAME
 from evidence_gate.settings import BaseConfig, Settings, inputs_from_environment
 from evidence_gate.workspace import Workspace

@@ -32,7 +32,8 @@ from markdown_it import MarkdownIt
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.ledger import Ledger
-from evidence_gate.pipeline import PullRequest, RunInputs, run_pipeline
+from evidence_gate.model import PullRequest
+from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.table import AdapterTable
 

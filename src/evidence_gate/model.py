@@ -180,3 +180,13 @@ class Detection:
     primary: StackMatch
     matches: tuple[StackMatch, ...]
     warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PullRequest:
+    """What the run needs of the event's pull request."""
+
+    number: int
+    base_sha: str
+    head_sha: str
+    body: str

@@ -38,7 +38,7 @@ from evidence_gate.ledger import (
     test_id,
 )
 from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
-from evidence_gate.model import Change, FileKind
+from evidence_gate.model import Change, FileKind, PullRequest
 from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
@@ -54,16 +54,6 @@ MAX_FAILED_TESTS = 1_000
 MAX_MESSAGE = 4_000
 EXCERPT_TAIL_BYTES = 64 * 1024
 EXCERPT_LINE_BYTES = 2_000
-
-
-@dataclass(frozen=True, kw_only=True)
-class PullRequest:
-    """What the pipeline needs of the event's pull request."""
-
-    number: int
-    base_sha: str
-    head_sha: str
-    body: str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from evidence_gate.documents import load_json, read_capped
 from evidence_gate.errors import UsageError
-from evidence_gate.pipeline import PullRequest
+from evidence_gate.model import PullRequest
 
 FORK_RECIPE = "docs/fork-pull-requests.md"
 MAX_EVENT_BYTES = 25 * 1024 * 1024  # GitHub caps webhook payloads at 25 MB

@@ -28,6 +28,7 @@ from evidence_gate.github.client import GitHubDidNotAnswer
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
 from evidence_gate.ledger import Annotation, Ledger, Verdict
+from evidence_gate.policy import conclusion
 from evidence_gate.render import (
     CheckRunText,
     LimitError,
@@ -52,14 +53,6 @@ class Published:
 
 class ReadOnlyToken(Exception):
     """GitHub refused a write in a way retries will not heal."""
-
-
-def conclusion(verdict: Verdict, fail_on: FailOn) -> str:
-    if verdict is Verdict.PASS:
-        return "success"
-    if fail_on is FailOn.NEVER or (verdict is Verdict.STAGNATION and fail_on is FailOn.BLOCKED):
-        return "neutral"
-    return "failure"
 
 
 def read_baseline(client: Github, context: GitHubContext, check_name: str) -> tuple[Digest | None, str]:

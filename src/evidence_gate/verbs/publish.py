@@ -18,14 +18,15 @@ from typing import TextIO
 
 from github import Github, GithubException, UnknownObjectException
 
-from evidence_gate.action import checked_ledger, exit_code_of, notice, publish_ledger, warning
+from evidence_gate import policy
+from evidence_gate.action import checked_ledger, notice, publish_ledger, warning
 from evidence_gate.errors import UsageError
 from evidence_gate.github.client import GitHubDidNotAnswer, WaitBudget, make_client
 from evidence_gate.github.context import GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary
 from evidence_gate.github.publish import describe
 from evidence_gate.ledger import read_ledger
-from evidence_gate.pipeline import PullRequest
+from evidence_gate.model import PullRequest
 from evidence_gate.render import render_job_summary
 from evidence_gate.settings import resolve
 from evidence_gate.verbs.common import existing_file, print_json
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print_json({"comment_url": published.comment_url, "check_run_url": published.check_run_url}, out)
     else:
         notice(out, f"published {ledger.verdict}: {published.check_run_url or 'no check run'}")
-    return exit_code_of(ledger, settings)
+    return policy.exit_code(ledger.verdict, settings.fail_on)
 
 
 def _current_pull(client: Github, context: GitHubContext, number: int) -> PullRequest:

@@ -12,9 +12,10 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate import policy
 from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.github.context import load_context
-from evidence_gate.ledger import Verdict, ledger_json, to_document
+from evidence_gate.ledger import ledger_json, to_document
 from evidence_gate.pipeline import RunInputs, run_pipeline
 from evidence_gate.render import render_comment, render_report
 from evidence_gate.scrub import run_secrets
@@ -27,8 +28,9 @@ HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger an
 EPILOG = (
     "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml "
     "(in a pull request's run, as the base commit has it). "
-    "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes: 0 PASS; 1 BLOCKED "
-    "or STAGNATION (nothing failed, but nothing was proven either); 2 usage or configuration error."
+    "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes, as the action's "
+    "check run concludes: 1 when it would fail (BLOCKED, and STAGNATION unless --fail-on is blocked or never), "
+    "else 0; 2 usage or configuration error."
 )
 
 
@@ -88,4 +90,4 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             print_json(to_document(ledger), out)
         else:
             out.write(render_comment(ledger, settings.templates_dir))
-    return 0 if ledger.verdict is Verdict.PASS else 1
+    return policy.exit_code(ledger.verdict, settings.fail_on)
