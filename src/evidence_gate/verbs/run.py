@@ -28,8 +28,8 @@ HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger an
 EPILOG = (
     "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml "
     "(in a pull request's run, as the base commit has it). "
-    "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes, as the action's "
-    "check run concludes: 1 when it would fail (BLOCKED, and STAGNATION unless --fail-on is blocked or never), "
+    "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes: as the action's "
+    "check run concludes, 1 when it would fail (BLOCKED, and STAGNATION unless --fail-on is blocked or never), "
     "else 0; 2 usage or configuration error."
 )
 
