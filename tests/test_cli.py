@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from evidence_gate.cli import build_parser
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -73,3 +77,17 @@ def test_an_unknown_verb_is_a_usage_error() -> None:
     result = run("summarise")
     assert result.returncode == 2
     assert "invalid choice: 'summarise'" in result.stderr
+
+
+def _options_without_help(parser: argparse.ArgumentParser, name: str) -> Iterator[str]:
+    """Every argument of `parser` and of its sub-parsers, by name, that `--help` shows without a line."""
+    for action in parser._actions:  # argparse lists a parser's arguments (and its sub-parsers) only here
+        if isinstance(action, argparse._SubParsersAction):
+            for verb, sub in action.choices.items():
+                yield from _options_without_help(sub, f"{name} {verb}")
+        elif action.help is None or not action.help.strip():
+            yield f"{name} {'/'.join(action.option_strings) or action.dest}"
+
+
+def test_every_option_of_every_verb_has_a_help_line() -> None:
+    assert list(_options_without_help(build_parser(), "evidence-gate")) == []

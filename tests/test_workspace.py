@@ -123,6 +123,17 @@ def test_an_invalid_glob_is_a_one_line_error(workspace: Workspace, pattern: str)
         workspace.glob(pattern)
 
 
+def test_the_users_glob_may_leave_the_workspace(tmp_path: Path, workspace: Workspace) -> None:
+    write_tree(tmp_path, {"elsewhere/run.log": "", "elsewhere/other.txt": ""})
+    assert workspace.glob(f"{tmp_path}/elsewhere/*.log", may_leave=True) == [tmp_path / "elsewhere" / "run.log"]
+    assert workspace.glob("../elsewhere/*.log", may_leave=True) == [workspace.root / ".." / "elsewhere" / "run.log"]
+
+
+def test_dotdot_after_a_wildcard_is_an_error_even_in_the_users_glob(workspace: Workspace) -> None:
+    with pytest.raises(UsageError, match=r"'\.\.' may only come before the first wildcard"):
+        workspace.glob("build/*/../run.log", may_leave=True)
+
+
 def test_an_output_through_a_committed_symlink_is_refused(tmp_path: Path, workspace: Workspace) -> None:
     (tmp_path / "runner").mkdir()
     (workspace.root / "out").symlink_to(tmp_path / "runner", target_is_directory=True)

@@ -130,7 +130,7 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
 
     story = check_story(settings.story) if settings.story else None
     cases = _Cases(tagged=TaggedTests(story) if story else None)
-    reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports)
+    reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports, settings.reports_may_leave)
     evidence_gate, verdict = _evidence_gate(inputs, git, adapter, reports, cases, change)
     evidence_gate = _with_refusals(evidence_gate, reports.refused)
     gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, git)]
@@ -166,14 +166,14 @@ def _change_lines(change: Change | None) -> tuple[str, ...]:
     return (f"the change touches {len(change.files)} files ({parts or 'none'})",)
 
 
-def _find_reports(workspace: Workspace, top: Path, patterns: Sequence[str]) -> _Reports:
+def _find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_leave: bool) -> _Reports:
     """The files the globs match, sorted by what they hold. A file that leaves the workspace, lies in
     `.git` or is not a regular file is refused, with the reason, before a byte of it is read."""
     reports = _Reports()
     seen: set[Path] = set()
     for pattern in patterns:
         try:
-            files = workspace.glob(pattern, top)
+            files = workspace.glob(pattern, top, may_leave=may_leave)
         except Refused as refusal:
             reports.refused.append(refusal.one_line())
             continue

@@ -1,6 +1,7 @@
 """Settings from three places, most specific first: CLI flags, the action's `INPUT_*` environment,
 and the repository's `.github/evidence-gate.yml` (validated: an unknown key or a wrong type is an
-error naming the key). Then the defaults.
+error naming the key). Then the defaults. `reports` globs given as flags or inputs are the user's
+and may name files outside the repository; the config file's may not.
 
 In a pull request the work tree is the pull request's, so its config file would let it configure
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
@@ -65,6 +66,7 @@ KEYS = (
 class Settings:
     repo: Path
     reports: tuple[str, ...] = ()
+    reports_may_leave: bool = False  # the globs are the user's (a flag, the action's input), not the config file's
     base: str | None = None
     head: str | None = None
     stack: str | None = None
@@ -153,9 +155,10 @@ def resolve(
     else:
         path = repo / (config or CONFIG_FILE) if config is None or not config.is_absolute() else config
         from_file, notes = read_config(path, config is not None, repo), ()
+    given = inputs_from_environment(environ)
+    given.update({key: value for key, value in flags.items() if value not in (None, [], ())})
     merged.update(from_file)
-    merged.update(inputs_from_environment(environ))
-    merged.update({key: value for key, value in flags.items() if value not in (None, [], ())})
+    merged.update(given)
     try:
         comment_mode = CommentMode(merged.get("comment-mode", CommentMode.ALWAYS))
         fail_on = FailOn(merged.get("fail-on", FailOn.STAGNATION))
@@ -169,6 +172,7 @@ def resolve(
     return Settings(
         repo=repo,
         reports=tuple(merged.get("reports", ())),
+        reports_may_leave="reports" in given,
         base=merged.get("base"),
         head=merged.get("head"),
         stack=merged.get("stack"),

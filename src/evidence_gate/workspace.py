@@ -9,7 +9,9 @@ without following a symlink at the last step and checked again on the open descr
 swapped after the check is refused too.
 
 A path the user typed on the command line that lies outside the workspace is the user's own and is
-read or written where it is; a path inside the workspace must not lead out of it.
+read or written where it is; a path inside the workspace must not lead out of it. So is a `reports`
+glob given on the command line or as the action's input (`may_leave`): it may be absolute or climb
+with `..`. One from the repository's config file, which a pull request can edit, may not.
 """
 
 from __future__ import annotations
@@ -169,11 +171,13 @@ class Workspace:
             raise Refused(display(path), "inside a .git directory; give another path")
         return _write(parent / target.name, text, display(path), os.O_NOFOLLOW)
 
-    def glob(self, pattern: str, base: Path | None = None) -> list[Path]:
+    def glob(self, pattern: str, base: Path | None = None, *, may_leave: bool = False) -> list[Path]:
         """The files `pattern` matches below `base` (the root by default), in order. Symlinked directories are never
         entered and `.git` never searched, so a committed link to `/` cannot send the search through
-        the machine; a matched symlink is returned, for `check` to refuse or allow."""
-        parts = _pattern_parts(pattern)
+        the machine; a matched symlink is returned, for `check` to refuse or allow. Only a pattern
+        that `may_leave` (the user's own) may be absolute or use `..`; where it leads back into the
+        workspace, the workspace's refusals hold."""
+        parts = _pattern_parts(pattern, may_leave=may_leave)
         literal = list(_literal_prefix(parts))
         start = (base or self.root).joinpath(*literal)
         rest = parts[len(literal) :]
@@ -215,17 +219,26 @@ def _write(target: Path, text: str, shown: str, extra_flags: int) -> Path:
     return target
 
 
-def _pattern_parts(pattern: str) -> list[str]:
+def _pattern_parts(pattern: str, *, may_leave: bool) -> list[str]:
+    """A glob's path components, the first `/` for an absolute one. A glob that may not leave the
+    repository (the config file's) is refused when absolute or using `..`."""
     text = pattern.strip()
     parts = [part for part in text.split("/") if part not in ("", ".")]
-    if not parts or text.startswith("/") or Path(text).is_absolute():
-        raise UsageError(f"reports: {pattern!r}: give a glob inside the repository")
-    if ".." in parts:
-        raise UsageError(f"reports: {pattern!r}: '..' is not allowed; give a glob inside the repository")
+    absolute = text.startswith("/") or Path(text).is_absolute()
+    if not parts:
+        raise UsageError(f"reports: {pattern!r}: give a glob naming files")
+    if not may_leave and (absolute or ".." in parts):
+        raise UsageError(
+            f"reports: {pattern!r}: a glob in the config file must stay inside the repository "
+            "(no absolute path, no '..'); the command line and the action's input may name other files"
+        )
+    first_wildcard = next((index for index, part in enumerate(parts) if _MAGIC.search(part)), len(parts))
+    if ".." in parts[first_wildcard:]:
+        raise UsageError(f"reports: {pattern!r}: '..' may only come before the first wildcard")
     for part in parts:
         if "**" in part and part != "**":
             raise UsageError(f"reports: {pattern!r}: '**' must be a whole path component, as in 'build/**/*.xml'")
-    return parts
+    return ["/", *parts] if absolute else parts
 
 
 def _literal_prefix(parts: list[str]) -> Iterator[str]:

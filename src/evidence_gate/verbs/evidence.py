@@ -31,7 +31,9 @@ EPILOG = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--claim", required=True, choices=[str(claim) for claim in Claim])
+    parser.add_argument(
+        "--claim", required=True, choices=[str(claim) for claim in Claim], help="what the log is said to show"
+    )
     parser.add_argument("log", metavar="LOG", help="the build or test log")
     parser.add_argument("--stack", help="judge with this stack's markers and parsers (an adapter id)")
     parser.add_argument("--junit", action="append", default=[], metavar="F", help="a JUnit XML report")

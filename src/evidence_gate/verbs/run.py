@@ -42,13 +42,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, help="the config file (default: .github/evidence-gate.yml)")
     parser.add_argument("--ledger-out", metavar="F", help="also write the ledger to this file")
     parser.add_argument("--report-out", metavar="F", help="also write the full quality-gate report (Markdown)")
-    parser.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    parser.add_argument(
+        "--format",
+        choices=["markdown", "json"],
+        default="markdown",
+        help="print the PR comment (markdown, the default) or the ledger (json)",
+    )
     parser.add_argument("--stack", help="the stack id, instead of the detected one")
     parser.add_argument("--story", help="the story id of [story#n] tags for acceptance criteria")
     parser.add_argument("--check-name", help="the check run's name (default: Evidence Gate)")
     parser.add_argument("--templates-dir", help="templates overriding the built-in ones")
-    parser.add_argument("--comment-mode", choices=[str(mode) for mode in CommentMode])
-    parser.add_argument("--fail-on", choices=[str(level) for level in FailOn])
+    parser.add_argument(
+        "--comment-mode",
+        choices=[str(mode) for mode in CommentMode],
+        help="when the action writes the PR comment (default: always); run itself publishes nothing",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=[str(level) for level in FailOn],
+        help="which verdicts fail: stagnation (the default: BLOCKED and STAGNATION), blocked, or never",
+    )
 
 
 def flags(args: argparse.Namespace) -> dict[str, object]:
