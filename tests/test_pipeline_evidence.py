@@ -61,6 +61,21 @@ def test_a_log_and_its_junit_report_are_one_run_and_the_report_counts(repo: Repo
     assert "the log and the reports describe one run: 7 executed, 0 failed, 0 skipped, counted once" in gate.details
 
 
+def test_without_a_junit_report_the_ledger_lists_the_failed_tests_the_log_names(repo: Repo) -> None:
+    ledger = run(repo, PYTHON, {"pytest.log": "pytest/mixed.log"})
+    assert [(test.name, test.message) for test in ledger.failed_tests] == [
+        ("test_mixed.py::test_assert_fails", None),
+        ("test_mixed.py::test_exception_fails", None),
+        ("test_mixed.py::test_fixture_error", None),
+    ]
+
+
+def test_the_failed_tests_a_junit_report_names_stand_over_the_logs(repo: Repo) -> None:
+    ledger = run(repo, PYTHON, {"pytest.log": "pytest/mixed.log", "junit.xml": "pytest/mixed.junit.xml"})
+    assert ledger.failed_tests
+    assert all(test.message for test in ledger.failed_tests)  # the report's cases, with their messages
+
+
 def test_an_exit_code_echoed_into_the_log_fails_and_is_kept_in_the_ledger(repo: Repo) -> None:
     repo.commit("project", PYTHON)
     (repo.path / "build").mkdir()

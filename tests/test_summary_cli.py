@@ -181,3 +181,19 @@ def test_a_log_that_prints_no_count_by_design_is_covered_by_its_report(cli: Call
     result = cli("summary", gradle / "success.log", *reports, "--json")
     document = json.loads(result.out)
     assert (result.code, document["status"]) == (0, "passed")
+
+
+def test_the_document_lists_the_failed_tests_the_log_names(cli: Callable[..., CliResult]) -> None:
+    document = json.loads(cli("summary", LOGS / "go-test" / "mixed.v.log", "--json").out)
+    assert document["failed_tests"] == ["TestSub", "TestDiv", "TestDiv/by-zero", "TestCrash", "ExampleLower"]
+
+
+def test_a_log_beside_its_report_names_the_failed_tests_the_log_printed(cli: Callable[..., CliResult]) -> None:
+    result = cli(
+        "summary", LOGS / "cargo-test" / "mixed.log", "--junit", LOGS / "cargo-test" / "mixed.junit.xml", "--json"
+    )
+    document = json.loads(result.out)
+    assert (document["parser"], document["failed_tests"]) == (
+        "junit",
+        ["api_div_by_one_panics", "api_div_rounding", "api_parse"],
+    )

@@ -10,6 +10,9 @@ runner that never reports the tests behind a failed set-up hook): then the readi
 `"report_hides_failure": true` and its note explains what the report leaves out: a report that
 drops a failing suite (jest-junit) reads as a pass alone, which is why the evidence gate reads the
 runner's log first.
+
+An entry may also carry `"failed_names"`: the failed tests the log names, as its runner prints them,
+in the order the reading lists them.
 """
 
 from __future__ import annotations
@@ -80,3 +83,13 @@ def test_fixture_reads_the_same_with_its_parser_named(folder: str, name: str, en
     parser = entry.get("parser", default_parser(folder, name))
     document = read_source(FIXTURES / folder / name, [parser]).document()
     assert {key: document[key] for key in ("executed", "passed", "failed", "skipped", "status")} == wanted(entry)
+
+
+NAMED = [case for case in CASES if "failed_names" in case[2]]
+
+
+@pytest.mark.parametrize(("folder", "name", "entry"), NAMED, ids=[f"{f}/{n}" for f, n, _ in NAMED])
+def test_fixture_names_the_failed_tests_as_its_runner_prints_them(
+    folder: str, name: str, entry: dict[str, Any]
+) -> None:
+    assert list(read_source(FIXTURES / folder / name, ALL_PARSERS).failed_tests) == entry["failed_names"]

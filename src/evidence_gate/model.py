@@ -130,6 +130,7 @@ class TestSummary:
     reason: str | None = None
     notes: tuple[str, ...] = ()
     no_count_printed: bool = False  # no counts because the runner prints none on success (see summary/base.py)
+    failed_tests: tuple[str, ...] = ()  # the failed tests the runner named, as it prints them (summary/base.py)
 
     @property
     def status(self) -> SummaryStatus:
@@ -151,6 +152,7 @@ class TestSummary:
             "parser": self.parser,
             "source": self.source,
             "status": str(self.status),
+            "failed_tests": list(self.failed_tests),
         }
         if self.reason:
             document["reason"] = self.reason

@@ -43,6 +43,7 @@ from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import Adapter, AdapterTable, default_table
+from evidence_gate.summary.base import failed_names
 from evidence_gate.summary.parsers.junit import PARSER as JUNIT
 from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.summary.parsers.xcresult import PARSER as XCRESULT
@@ -227,6 +228,9 @@ def _evidence_gate(
     logs = [_log_evidence(table, adapter, log, reports.shown[log], candidates) for log in reports.logs]
     report_summaries = [read_junit(path, cases, reports.shown[path]) for path in reports.junit]
     report_summaries += [read_source(path, ["xcresult"], reports.shown[path]) for path in reports.xcresult]
+    if not cases.failed:  # no JUnit report names a failed test: list those the logs name
+        named = failed_names(*(log.summary.failed_tests for log in logs if log.summary))
+        cases.failed.extend(FailedTest(name=name, message=None) for name in named)
     started, started_from = run_started(git, None)
     verdict = evaluate_evidence(
         EvidenceFacts(

@@ -106,3 +106,49 @@ def test_other_runners_output_is_not_cargo() -> None:
     assert read("=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \texample.com/fx/a\t0.01s\n") is None
     assert read("ok 1 - test result\n1..1\n") is None
     assert read("test session starts\ntests/test_a.py::test_one PASSED\n") is None
+
+
+def test_show_output_sections_of_passing_tests_name_no_failed_test() -> None:
+    reading = read(
+        "running 2 tests\n"
+        "test api_add ... ok\n"
+        "test api_div ... FAILED\n"
+        "\n"
+        "successes:\n"
+        "\n"
+        "---- api_add stdout ----\n"
+        "adding\n"
+        "\n"
+        "successes:\n"
+        "    api_add\n"
+        "\n"
+        "failures:\n"
+        "\n"
+        "---- api_div stdout ----\n"
+        "thread 'api_div' panicked at tests/api.rs:8:5:\n"
+        "\n"
+        "failures:\n"
+        "    api_div\n"
+        "\n"
+        "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+    )
+    assert reading is not None
+    assert reading.failed_tests == ("api_div",)
+
+
+def test_the_terse_format_names_failed_tests_by_their_output_sections() -> None:
+    reading = read(
+        "running 2 tests\n"
+        ".F\n"
+        "failures:\n"
+        "\n"
+        "---- tests::div stdout ----\n"
+        "thread 'tests::div' panicked at src/lib.rs:8:5:\n"
+        "\n"
+        "failures:\n"
+        "    tests::div\n"
+        "\n"
+        "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+    )
+    assert reading is not None
+    assert reading.failed_tests == ("tests::div",)

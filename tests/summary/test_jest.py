@@ -112,3 +112,20 @@ def test_other_runners_output_is_not_jest() -> None:
             for line in read_lines(path):
                 parser.feed(line)
             assert parser.finish() is None, path
+
+
+def test_console_blocks_are_not_failed_tests() -> None:
+    reading = read(
+        "FAIL ./a.test.js\n"
+        "  ● Console\n"
+        "\n"
+        "    console.log\n"
+        "      hello\n"
+        "\n"
+        "  ● maths \u203a adds\n"
+        "\n"
+        "    expect(received).toBe(expected)\n"
+        "\n" + block("1 failed, 1 total", "1 failed, 1 total")
+    )
+    assert reading is not None
+    assert reading.failed_tests == ("maths \u203a adds",)

@@ -149,3 +149,23 @@ def test_teardown_errors_of_passed_and_skipped_tests_cannot_be_told_apart() -> N
     )
     assert reading is not None
     assert reading.counts is None
+
+
+def test_failed_lines_a_test_prints_before_the_short_test_summary_name_no_test() -> None:
+    reading = read(
+        "============================= test session starts ==============================\n"
+        "collected 2 items\n"
+        "\n"
+        "test_a.py FAILED test_a.py::test_ghost - printed by a test\n"
+        ".F                                                              [100%]\n"
+        "\n"
+        "=================================== FAILURES ===================================\n"
+        "___________________________________ test_b ____________________________________\n"
+        "FAILED test_a.py::test_ghost - printed by a test\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED test_a.py::test_b[a b] - assert 1 == 2\n"
+        "========================= 1 failed, 1 passed in 0.01s ==========================\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.failed_tests == ("test_a.py::test_b[a b]",)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.model import Counts, SummaryStatus
-from evidence_gate.summary.read import MAX_EARLIER_DRAWINGS, numbered_lines, read_lines, read_source
+from evidence_gate.summary.read import MAX_EARLIER_DRAWINGS, combine, numbered_lines, read_lines, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
@@ -165,3 +165,18 @@ def test_a_unittest_run_with_failures_beside_a_green_pytest_run_makes_the_log_un
     summary = read_source(concatenated(tmp_path, "pytest/success.log", "unittest/failure.log"), ALL_PARSERS)
     assert summary.counts is None
     assert summary.reason and summary.reason.startswith("unittest reads 1 failed tests")
+
+
+def test_a_log_naming_more_than_a_thousand_failed_tests_lists_the_first_thousand_clipped(tmp_path: Path) -> None:
+    names = ["Test" + "x" * 5000, *(f"Test{number}" for number in range(1, 1500))]
+    lines = "".join(f"=== RUN   {name}\n--- FAIL: {name} (0.00s)\n" for name in names)
+    summary = read_source(log(tmp_path, f"{lines}FAIL\nFAIL\texample.com/fx/a\t0.01s\n".encode()), ALL_PARSERS)
+    assert summary.counts == Counts(passed=0, failed=1500, skipped=0)
+    assert len(summary.failed_tests) == 1000
+    assert summary.failed_tests[0] == f"Test{'x' * 196}… (4,804 more characters)"
+    assert summary.failed_tests[-1] == "Test999"
+
+
+def test_shards_that_name_one_failed_test_list_it_once(tmp_path: Path) -> None:
+    shards = [read_source(FIXTURES / "pytest" / "failure.log", ALL_PARSERS) for _ in range(2)]
+    assert combine(shards).failed_tests == ("test_calc.py::test_add_wrong", "test_calc.py::test_add_raises")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -36,6 +37,9 @@ class Reading:
     # prove without -v): a report of the same run may stand for it. Every other reading without
     # counts (a build or suite that failed before its tests, a killed run) fails whatever a report says.
     no_count_printed: bool = False
+    # The failed tests the runner named, as it prints them (see `FailedNames`); a runner that names no
+    # test, or a failure outside any test (a crashed binary, a package's TestMain), leaves fewer than `failed`.
+    failed_tests: tuple[str, ...] = ()
 
 
 class LineParser(ABC):
@@ -62,8 +66,16 @@ class LineParser(ABC):
         notes: tuple[str, ...] = (),
         *,
         no_count_printed: bool = False,
+        failed_tests: tuple[str, ...] = (),
     ) -> Reading:
-        return Reading(parser=self.name, counts=counts, reason=reason, notes=notes, no_count_printed=no_count_printed)
+        return Reading(
+            parser=self.name,
+            counts=counts,
+            reason=reason,
+            notes=notes,
+            no_count_printed=no_count_printed,
+            failed_tests=failed_tests,
+        )
 
 
 @dataclass
@@ -86,16 +98,22 @@ class RunTotals:
         self.total = self.total + counts
         self.count += 1
 
-    def finish(self, parser: LineParser, unread: str | None, closing_notes: tuple[str, ...] = ()) -> Reading | None:
+    def finish(
+        self,
+        parser: LineParser,
+        unread: str | None,
+        closing_notes: tuple[str, ...] = (),
+        failed_tests: tuple[str, ...] = (),
+    ) -> Reading | None:
         """What `parser.finish()` returns: `unread` wins over any counts, since a run that cannot be read makes
         the sum wrong; None when no run was seen. `closing_notes` are those known only once every run is in
         (a count over all runs, a caveat that holds for the sum) and come after the notes of the runs."""
         if unread:
-            return parser.reading(None, unread)
+            return parser.reading(None, unread, failed_tests=failed_tests)
         if not self.count:
             return None
         added_up = (f"{self.count} {self.unit} added up",) if self.count > 1 else ()
-        return parser.reading(self.total, notes=(*added_up, *self.notes, *closing_notes))
+        return parser.reading(self.total, notes=(*added_up, *self.notes, *closing_notes), failed_tests=failed_tests)
 
 
 class DocumentParser(ABC):
@@ -129,3 +147,35 @@ def name_key(name: str) -> str:
     if len(name) <= SHOWN_CHARS:
         return name
     return f"{clip(name)} #{hashlib.blake2b(name.encode(), digest_size=8).hexdigest()}"
+
+
+MAX_FAILED_NAMES = 1_000
+
+
+@dataclass
+class FailedNames:
+    """The failed tests a log names, in the order it names them, each once and clipped, at most
+    `MAX_FAILED_NAMES`: a runner that prints a name twice (a failure section and a closing list) shows it
+    once, and a log of a million failures costs no more than a thousand."""
+
+    _names: dict[str, None] = field(default_factory=dict)
+
+    def add(self, name: str) -> None:
+        if len(self._names) < MAX_FAILED_NAMES and (kept := clip(name)):
+            self._names[kept] = None
+
+    def extend(self, names: Iterable[str]) -> None:
+        for name in names:
+            self.add(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._names)
+
+
+def failed_names(*groups: Iterable[str]) -> tuple[str, ...]:
+    """Several sources' failed test names as one list, each once and capped (see `FailedNames`)."""
+    kept = FailedNames()
+    for names in groups:
+        kept.extend(names)
+    return kept.names

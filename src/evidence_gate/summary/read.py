@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Counts, TestSummary
-from evidence_gate.summary.base import Reading
+from evidence_gate.summary.base import Reading, failed_names
 from evidence_gate.summary.encoding import decoded_head, detect_encoding, is_wide, text_reader, wide_name
 from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
 from evidence_gate.summary.registry import (
@@ -215,7 +215,11 @@ def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
                 )
             note = f"{name} also read this log ({other.counts.executed} executed), taken as {runner}'s run"
             readings[runner] = own = Reading(
-                parser=own.parser, counts=own.counts, reason=own.reason, notes=(*own.notes, note)
+                parser=own.parser,
+                counts=own.counts,
+                reason=own.reason,
+                notes=(*own.notes, note),
+                failed_tests=own.failed_tests,
             )
     return _added_up(list(readings.values()))
 
@@ -225,16 +229,19 @@ def _added_up(readings: list[Reading]) -> Reading | None:
     if len(readings) <= 1:
         return readings[0] if readings else None
     parser = "+".join(reading.parser for reading in readings)
+    named = failed_names(*(reading.failed_tests for reading in readings))
     unread = next((reading for reading in readings if reading.counts is None), None)
     if unread is not None:
-        return Reading(parser=parser, counts=None, reason=f"{unread.parser}: {unread.reason}")
+        return Reading(parser=parser, counts=None, reason=f"{unread.parser}: {unread.reason}", failed_tests=named)
     total = Counts(passed=0, failed=0, skipped=0)
     for reading in readings:
         if reading.counts is not None:
             total = total + reading.counts
     runs = ", ".join(f"{reading.parser} ({reading.counts.executed} executed)" for reading in readings if reading.counts)
     notes = tuple(f"{reading.parser}: {note}" for reading in readings for note in reading.notes)
-    return Reading(parser=parser, counts=total, notes=(f"runs of several runners added up: {runs}", *notes))
+    return Reading(
+        parser=parser, counts=total, notes=(f"runs of several runners added up: {runs}", *notes), failed_tests=named
+    )
 
 
 def _summary(reading: Reading, source: str) -> TestSummary:
@@ -245,6 +252,7 @@ def _summary(reading: Reading, source: str) -> TestSummary:
         reason=reading.reason,
         notes=reading.notes,
         no_count_printed=reading.no_count_printed,
+        failed_tests=reading.failed_tests,
     )
 
 
@@ -256,6 +264,7 @@ def combine(summaries: Sequence[TestSummary]) -> TestSummary:
     parsers = list(dict.fromkeys(summary.parser for summary in summaries if summary.parser))
     source = ", ".join(summary.source for summary in summaries)
     notes = tuple(f"{summary.source}: {note}" for summary in summaries for note in summary.notes)
+    named = failed_names(*(summary.failed_tests for summary in summaries))
     unread = [summary for summary in summaries if summary.counts is None]
     if unread:
         first = unread[0]
@@ -266,12 +275,13 @@ def combine(summaries: Sequence[TestSummary]) -> TestSummary:
             reason=f"{first.source}: {first.reason}" + (f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""),
             notes=notes,
             no_count_printed=all(summary.no_count_printed for summary in unread),
+            failed_tests=named,
         )
     total = Counts(passed=0, failed=0, skipped=0)
     for summary in summaries:
         if summary.counts:
             total = total + summary.counts
-    return TestSummary(counts=total, parser="+".join(parsers), source=source, notes=notes)
+    return TestSummary(counts=total, parser="+".join(parsers), source=source, notes=notes, failed_tests=named)
 
 
 def candidate_parsers(parser: str | None, stack_parsers: Sequence[str] | None) -> tuple[str, ...]:

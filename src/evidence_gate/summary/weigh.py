@@ -13,7 +13,10 @@ suite or class). Between the two sides nothing is added up:
   build or a suite that failed to load, a bail-out, a killed session) is not, whatever a report
   says: jest-junit leaves a suite that failed to load out of its report;
 - a source that cannot be read spoils the total: a sum or a choice that leaves out a source is a
-  guess.
+  guess;
+- the failed tests named are those of the side whose counts stand, or the other side's when that
+  side names none (a JUnit report, whose cases the pipeline lists itself): never both, since a log
+  and a report may spell one test's name two ways.
 
 Two runners' logs and reports cannot be told apart from one run's here; they are not added up
 either (the rule errs on the side of counting less, never of counting fewer failures).
@@ -51,35 +54,42 @@ def weigh(summaries: Sequence[TestSummary]) -> TestSummary:
         *(note for log in counted for note in (f"{log.source}: {note}" for note in log.notes)),
         *(f"{log.source}: no count ({log.reason}); the reports' counts stand" for log in covered),
     ]
+    log_names = combine(logs).failed_tests
     if not counted:
-        return _with(report_total, notes)
+        return _with(report_total, notes, log_names)
     log_total = combine(counted)
     log_counts, report_counts = log_total.counts or ZERO, report_total.counts
     if log_counts == report_counts:
         notes.append(f"the log and the reports describe one run: {_counts(report_counts)}, counted once")
-        return _with(report_total, notes)
+        return _with(report_total, notes, log_names)
     notes.append(
         f"the log and the reports disagree: {log_total.source} counts {_counts(log_counts)};"
         f" {report_total.source} count {_counts(report_counts)}"
     )
     if log_counts.failed > report_counts.failed:
         notes.append("the log counts more failures: its counts stand")
-        return _with(log_total, notes, source=f"{log_total.source} (beside {report_total.source})")
+        source = f"{log_total.source} (beside {report_total.source})"
+        return _with(log_total, notes, report_total.failed_tests, source=source)
     notes.append("taken as one run: the reports' counts stand, not added to the log's")
-    return _with(report_total, notes)
+    return _with(report_total, notes, log_names)
 
 
 def _counts(counts: Counts) -> str:
     return f"{counts.executed} executed, {counts.failed} failed, {counts.skipped} skipped"
 
 
-def _with(summary: TestSummary, notes: Sequence[str], source: str | None = None) -> TestSummary:
+def _with(
+    summary: TestSummary, notes: Sequence[str], other_names: tuple[str, ...], source: str | None = None
+) -> TestSummary:
+    """`summary`'s counts with `notes`, naming its failed tests, or `other_names` (the other side's) when it
+    names none."""
     return TestSummary(
         counts=summary.counts,
         parser=summary.parser,
         source=source or summary.source,
         reason=summary.reason,
         notes=tuple(dict.fromkeys(notes)),
+        failed_tests=summary.failed_tests or other_names,
     )
 
 
@@ -93,4 +103,5 @@ def _unreadable(summaries: Sequence[TestSummary], culprits: Sequence[TestSummary
         source=total.source,
         reason=f"{first.source}: {first.reason}{more}",
         notes=total.notes,
+        failed_tests=total.failed_tests,
     )

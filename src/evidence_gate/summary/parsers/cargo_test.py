@@ -11,6 +11,11 @@ Cargo stops after the first failing binary unless `--no-fail-fast`: later binari
 and are not counted. A binary that dies before its closing line (a crash, an abort) counts the
 results it printed plus one failed; a log that simply ends inside a binary is unparsed.
 
+The failed tests are named as libtest prints them in a binary's run: `test <name> ... FAILED` (without
+the ` - should panic` mode libtest adds there), `---- <name> stdout ----` (also in `-q`'s terse
+format), and the JSON `test` event's `name`: `module::test`, or `src/lib.rs - div (line 20)` for a
+doc test.
+
 A target that does not compile (`error: could not compile ...`) ran no test, so it is never a
 failed test: the reading is unparsed, "the build failed before any test ran" with the first
 compiler error. One `cargo test` runs nothing when any crate of the workspace fails to compile;
@@ -26,13 +31,15 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
+from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, clip
 
 _RESULT = re.compile(
     r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured(?:; \d+ filtered out)?"
 )
 _RUNNING = re.compile(r"^running \d+ tests?$")
-_TEST = re.compile(r"^test .+ \.\.\. (ok|FAILED|ignored)(?:, .*)?$")
+_TEST = re.compile(r"^test (.+?)(?: - (?:should panic|compile fail|compile))? \.\.\. (ok|FAILED|ignored)(?:, .*)?$")
+_SECTION = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_OUTPUT_HEADINGS = ("failures:", "successes:")  # `--show-output` prints passing tests' sections too
 _COMPILE_ERROR = re.compile(r"^error: could not compile `([^`]+)`(?: \(([^)]*)\))?")
 _COMPILER_ERROR = re.compile(r"^error(?:\[E\d+\])?: ")
 _CARGO_STEP = ("     Running ", "   Doc-tests ")
@@ -60,6 +67,8 @@ class CargoTestParser(LineParser):
         self._first_error = ""  # the compiler's first error line, with its ` --> ` location
         self._locating = False  # the line after the first error, where rustc puts ` --> file:line:col`
         self._died = 0
+        self._failed_names = FailedNames()
+        self._in_failures = False  # the `---- <name> stdout ----` sections under `failures:`, not `successes:`
 
     def feed(self, line: str) -> None:
         if self._locating:
@@ -76,6 +85,11 @@ class CargoTestParser(LineParser):
         elif line.startswith("running "):
             if _RUNNING.match(line):
                 self._start()
+        elif line.startswith("---- "):
+            if self._in_binary and self._in_failures and (section := _SECTION.match(line)):
+                self._failed_names.add(section.group(1))
+        elif line in _OUTPUT_HEADINGS:
+            self._in_failures = line == "failures:"
         elif line.startswith("error"):
             self._error(line)
         elif line.startswith(_CARGO_STEP):
@@ -99,6 +113,7 @@ class CargoTestParser(LineParser):
         if self._in_binary:
             self._binary_died()
         self._in_binary = True
+        self._in_failures = False
         self._binary = ZERO
         self._context = True
 
@@ -111,7 +126,10 @@ class CargoTestParser(LineParser):
     def _per_test(self, line: str) -> None:
         match = _TEST.match(line)
         if match:
-            self._binary = self._binary + _outcome(match.group(1))
+            name, word = match.groups()
+            self._binary = self._binary + _outcome(word)
+            if word == "FAILED":
+                self._failed_names.add(name)
 
     def _json(self, line: str) -> None:
         try:
@@ -131,6 +149,8 @@ class CargoTestParser(LineParser):
                     self._close(Counts(passed=passed + measured, failed=failed, skipped=ignored))
         elif kind == "test" and self._in_binary and what in ("ok", "failed", "ignored"):
             self._binary = self._binary + _outcome(what)
+            if what == "failed":
+                self._failed_names.add(str(event.get("name", "")))
 
     def _error(self, line: str) -> None:
         if line.startswith(_BINARY_FAILED):
@@ -153,14 +173,16 @@ class CargoTestParser(LineParser):
     def finish(self) -> Reading | None:
         if not self._context:
             return None
+        named = self._failed_names.names
         if self._in_binary:
             return self.reading(
                 None,
                 "the output ends inside a test binary's run (`running N tests` without its `test result:` line): "
                 "a truncated log, or a binary killed without cargo reporting it",
+                failed_tests=named,
             )
         if self._uncompiled:
-            return self.reading(None, self._build_failed_reason())
+            return self.reading(None, self._build_failed_reason(), failed_tests=named)
         if not self._results and not self._died:
             return self.reading(None, "cargo ran no test binary to its `test result:` line")
         notes: list[str] = []
@@ -169,7 +191,7 @@ class CargoTestParser(LineParser):
                 f"{self._died} test binary(ies) stopped before their `test result:` line: "
                 "their printed results and 1 failed each are counted"
             )
-        return self.reading(self._total, notes=tuple(notes))
+        return self.reading(self._total, notes=tuple(notes), failed_tests=named)
 
     def _build_failed_reason(self) -> str:
         what = f"{self._first_uncompiled} did not compile" + (f": {self._first_error}" if self._first_error else "")

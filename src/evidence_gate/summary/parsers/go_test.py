@@ -12,6 +12,9 @@ ran no test at all, so it is never counted as a failed test: the reading is unpa
 failed before any test ran" with the first error go printed, also when other packages did run (the
 run failed either way, and a count that leaves out a package is not the run's count).
 
+The failed tests are named as go prints them in `--- FAIL: <name>` lines (`TestDiv/by-zero` for a
+subtest), in every mode.
+
 Plain `go test` lists only failing tests, so passes and skips are invisible: it is read only when
 no package ran a test (`[no test files]`, `[no tests to run]`), and is otherwise unparsed with the
 reason, never guessed.
@@ -24,12 +27,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
+from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, clip
 
 # `ok  \t<pkg>\t0.01s`, `FAIL\t<pkg>\t0.01s`, `?   \t<pkg>\t[no test files]`, `FAIL\t<pkg> [build failed]`.
 _PACKAGE_PREFIXES = ("ok  \t", "FAIL\t", "?   \t")
 _PACKAGE = re.compile(r"^(ok|FAIL|\?) *\t(\S+)(\t.*| \[\w+ failed\])$")
-_RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): \S.* \(\d[\d.]*\s?s(?:econds)?\)$")
+_RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): (\S.*) \(\d[\d.]*\s?s(?:econds)?\)$")
 _NO_TESTS = ("[no test files]", "[no tests to run]")
 # `FAIL\t<pkg> [build failed]` (or `[setup failed]`): a package that ran no test.
 BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
@@ -95,6 +98,7 @@ class GoTestParser(LineParser):
         self._packages = 0
         self._ran_packages = 0  # plain mode: packages whose tests ran (their counts are hidden)
         self._failing_listed = 0  # plain mode: `--- FAIL` lines
+        self._failed_names = FailedNames()
         self._build_failures = GoBuildFailures()
 
     def feed(self, line: str) -> None:
@@ -127,7 +131,7 @@ class GoTestParser(LineParser):
         match = _RESULT.match(line)
         if not match:
             return
-        word = match.group(1)
+        word, test = match.groups()
         if word == "PASS":
             self._verbose = True
             self._pending = self._pending + Counts(passed=1, failed=0, skipped=0)
@@ -136,28 +140,34 @@ class GoTestParser(LineParser):
             self._pending = self._pending + Counts(passed=0, failed=0, skipped=1)
         else:
             self._failing_listed += 1
+            self._failed_names.add(test)
             self._pending = self._pending + Counts(passed=0, failed=1, skipped=0)
 
     def finish(self) -> Reading | None:
         if self._json or not (self._packages or self._verbose):
             return None
+        named = self._failed_names.names
         if self._pending != ZERO:
             return self.reading(
                 None,
                 "the output ends before the `ok`/`FAIL` line of the package whose tests it shows last "
                 "(a truncated log?)",
+                failed_tests=named,
             )
         if self._build_failures.count:
             return self.reading(
-                None, self._build_failures.reason(self._ran_packages, self._total if self._verbose else None)
+                None,
+                self._build_failures.reason(self._ran_packages, self._total if self._verbose else None),
+                failed_tests=named,
             )
         if self._verbose or not self._ran_packages:
-            return self.reading(self._total)
+            return self.reading(self._total, failed_tests=named)
         return self.reading(
             None,
             f"plain `go test` (without -v or -json) prints no passed or skipped tests: {self._ran_packages} "
             f"package(s) ran tests, {self._failing_listed} failing test line(s) listed",
             no_count_printed=True,
+            failed_tests=named,
         )
 
 

@@ -12,6 +12,9 @@ the reading is unparsed, "the build failed before any test ran", as for plain `g
 stderr, which is read too; Go 1.24 adds `build-output` and `build-fail` events and a package `fail`
 event with `FailedBuild`, and a `build-fail` event alone is enough.
 
+The failed tests are named by the `Test` field of their `fail` events (`TestDiv/by-zero` for a
+subtest), as `go test -v` prints them.
+
 Each line is read in bounded time and memory: test2json events are flat objects, so a line nested
 deeper than JSON allows, or not JSON at all, is an event this parser cannot read and makes the
 reading unparsed; package names are kept clipped.
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, name_key
+from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, name_key
 from evidence_gate.summary.parsers.go_test import BUILD_FAILED, GoBuildFailures
 
 _ACTION = re.compile(r'"Action"\s*:\s*"([a-z-]+)"')
@@ -61,6 +64,7 @@ class GoTestJsonParser(LineParser):
         self._malformed = 0
         self._build_failures = GoBuildFailures()
         self._build_fail_events = 0
+        self._failed_names = FailedNames()
 
     def feed(self, line: str) -> None:
         if line.startswith("{"):
@@ -105,7 +109,7 @@ class GoTestJsonParser(LineParser):
             self._package_output(record, event.get("Output"))
         if action not in _RESULTS:
             return
-        if event.get("Test"):
+        if test := event.get("Test"):
             record.ran_tests = True
             if action == "pass":
                 self._counts = self._counts + Counts(passed=1, failed=0, skipped=0)
@@ -114,6 +118,7 @@ class GoTestJsonParser(LineParser):
             else:
                 record.failed_tests += 1
                 self._counts = self._counts + _ONE_FAILED
+                self._failed_names.add(str(test))
         elif action == "fail" and (record.build_failed or event.get("FailedBuild")):
             if not (record.build_failed or self._build_fail_events):
                 self._build_failures.failed(package, "build")
@@ -159,10 +164,11 @@ class GoTestJsonParser(LineParser):
                 + (f" (and {len(unfinished) - 1} more)" if len(unfinished) > 1 else "")
                 + " (a truncated log or an interrupted run?)",
             )
+        named = self._failed_names.names
         if self._build_failures.count:
             ran = sum(1 for record in self._packages.values() if record.ran_tests)
-            return self.reading(None, self._build_failures.reason(ran, self._counts))
-        return self.reading(self._counts)
+            return self.reading(None, self._build_failures.reason(ran, self._counts), failed_tests=named)
+        return self.reading(self._counts, failed_tests=named)
 
 
 PARSER = GoTestJsonParser

@@ -17,6 +17,10 @@ account for and that shows no such header counts as one failed test, so a failed
 the reading failed. `No tests found, exiting with code N` is zero counts. Several runs in one log
 add up.
 
+The failed tests are named by the `● ` headers jest prints over each failure, as it prints them
+(describe blocks and the test joined by U+203A, a right-pointing angle quote), each once;
+`● Test suite failed to run` and `● Console` are not tests.
+
 On an interactive terminal jest redraws a live status with its own summary lines while it runs; a
 run there begins with `Determining test suites to run...` and only its last block is taken. Not
 trusted: a run that ended with `Test run was interrupted.` and shows no failure.
@@ -28,7 +32,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals, clip
+from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, RunTotals, clip
 
 _SUITES = re.compile(
     r"^Test Suites: (?:(?P<failed>\d+) failed, )?(?:\d+ skipped, )?(?:\d+ passed, )?(?:\d+ of )?\d+ total$"
@@ -43,6 +47,8 @@ _FAILURE_SUMMARY = "Summary of all failing tests"
 _SUITE_FAILED = "FAIL "
 _INTERACTIVE_START = "Determining test suites to run..."
 _RUN_DONE = "Ran all test suites"
+_FAILURE_HEADER = "  ● "
+_NOT_TESTS = frozenset({"Test suite failed to run", "Console"})
 _INTERRUPTED = "Test run was interrupted."
 
 
@@ -68,6 +74,7 @@ class JestParser(LineParser):
         self._last: Counts | None = None
         self._pending: Counts | None = None  # an interactive run's latest block, until the run ends
         self._pending_extra = 0
+        self._failed_names = FailedNames()
 
     def feed(self, line: str) -> None:
         if self._error_pending and line.strip():
@@ -84,6 +91,8 @@ class JestParser(LineParser):
             self._commit_pending()
         elif line.lstrip().startswith(_SUITE_FAILED):  # ` FAIL  ./a.test.js` on a terminal
             self._failed_suite = clip(line.lstrip()[len(_SUITE_FAILED) :])
+        elif line.startswith(_FAILURE_HEADER) and line[len(_FAILURE_HEADER) :].strip() not in _NOT_TESTS:
+            self._failed_names.add(line[len(_FAILURE_HEADER) :])
         elif _SUITE_FAILED_TO_RUN in line:
             if not self._in_failure_summary:
                 self._suites_failed_to_run += 1
@@ -155,7 +164,7 @@ class JestParser(LineParser):
 
     def finish(self) -> Reading | None:
         self._commit_pending()
-        return self._runs.finish(self, self._unread)
+        return self._runs.finish(self, self._unread, failed_tests=self._failed_names.names)
 
 
 PARSER = JestParser

@@ -22,6 +22,10 @@ Each test is counted once, as pytest's JUnit report does, where the closing line
   test summary; unittest's `subTest` and the `subtests` fixture) is a `failed` of its own: the test
   is counted once, as failed, and a test pytest counted as passed is moved to failed.
 
+The failed tests are named by their node ids (`tests/test_x.py::TestY::test_z[p]`) as the short test
+summary lists them: `FAILED` and `ERROR` lines (a collection error names its file) and failing
+subtests' parents, each once.
+
 Position: a closing line is pytest's only where pytest prints it, last in its session. A session
 that began with `=== test session starts ===` ends at the next header or the end of the log; its
 last closing line counts, provided nothing pytest prints inside a session (section rules, a test
@@ -43,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, RunTotals
 
 _HEADER = re.compile(r"^=+ test session starts =+$")
 # `=== <body> in 0.03s ===`; past a minute pytest adds the clock time: `in 75.20s (0:01:15)`.
@@ -63,6 +67,7 @@ _SUMMARY_RULE = re.compile(r"^=+ short test summary info =+$")
 # Short test summary lines: `FAILED path::Class::test - message`, and a failing subtest's as pytest 9
 # (`SUBFAILED(n=1) path::test - message`) or pytest-subtests (`(n=1) SUBFAIL path::test - message`) writes it.
 _FAILED_ID = re.compile(r"^FAILED (?P<id>\S+)")
+_NAMED_ID = re.compile(r"^(?:FAILED|ERROR) (?P<id>.+?)(?: - |$)")
 _SUBFAILED_ID = re.compile(r"^(?:[(\[].*? )?SUBFAIL(?:ED)?(?:[(\[].*?)? (?P<id>[^ ]+::[^ ]+)(?: - |$)")
 
 _FAILED = frozenset({"failed", "error", "errors"})
@@ -218,6 +223,7 @@ class PytestParser(LineParser):
         self._session = _Session()
         self._stopped: str | None = None
         self._unread: str | None = None
+        self._failed_names = FailedNames()
 
     def feed(self, line: str) -> None:
         if not line:
@@ -240,6 +246,13 @@ class PytestParser(LineParser):
         elif first == "!" and (stop := _STOPPED.match(line)):
             self._stopped = stop["why"]
         self._session.line(line)
+        if self._session.summary and first in "FES([":
+            self._name(line)
+
+    def _name(self, line: str) -> None:
+        """A short test summary line that names a failed test."""
+        if named := (_NAMED_ID.match(line) or _SUBFAILED_ID.match(line)):
+            self._failed_names.add(named["id"])
 
     def _closing_line(self, closing: _Closing | None) -> None:
         if closing is None:
@@ -286,7 +299,7 @@ class PytestParser(LineParser):
 
     def finish(self) -> Reading | None:
         self._end_session()
-        return self._runs.finish(self, self._unread)
+        return self._runs.finish(self, self._unread, failed_tests=self._failed_names.names)
 
 
 PARSER = PytestParser

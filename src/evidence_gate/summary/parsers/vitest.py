@@ -18,6 +18,10 @@ files in a run where no test ran (a failing `beforeAll` with no other file). Unh
 (`Errors  N errors`, which fail the run) count as failed too. `No test files found, exiting with code
 N` is zero counts.
 
+The failed tests are named by the ` FAIL  ` banners vitest prints over each failure, as it prints
+them (`calc.test.js > suite > test`), each once; a file's own banner (`broken.test.js [ broken.test.js ]`)
+names no test.
+
 On a terminal vitest redraws a live summary (one space after each label, intermediate counts) while
 it runs; only the final block counts, and within one run (from its ` RUN  v…` banner) the last final
 block wins. Separate runs add up. Not trusted: a run that started but printed no final block.
@@ -29,7 +33,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals, clip
+from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, RunTotals, clip
 
 _RUN = re.compile(r"^ RUN  v\d+\.\d+")
 _FILES = re.compile(r"^ *Test Files  (?:(?P<failed>\d+) failed(?: \| |(?= \()))?.*\(\d+\)$")
@@ -42,6 +46,7 @@ _NO_FILES = re.compile(r"^No test files found, exiting with code \d+$")
 _NOT_LOADED = ("(0 test)", "(0 tests)")
 _FILE_LINE = re.compile(r"^ *[^\w\s] \S")  # a marker, a space, the file: not a test's own output
 _FILE_BANNER = " FAIL  "  # ` FAIL  broken.test.js [ broken.test.js ]` under the Failed Suites banner
+_TEST_SEPARATOR = " > "  # ` FAIL  calc.test.js > suite > test`: a failed test's banner
 _BLOCK_TAIL = re.compile(r"^ *(?:Type Errors|Errors|Start at|Duration)  ")
 
 
@@ -66,6 +71,7 @@ class VitestParser(LineParser):
         self._in_block = False  # on the block's lines after `Tests`, where `Errors` belongs
         self._unloaded = ""  # this run's first test file that collected no test, then its first error line
         self._error_pending = False  # the next non-empty line is the error of that file
+        self._failed_names = FailedNames()
 
     def feed(self, line: str) -> None:
         if self._error_pending and line.strip():
@@ -91,6 +97,8 @@ class VitestParser(LineParser):
         elif line.endswith(_NOT_LOADED) and _FILE_LINE.match(line):
             if not self._unloaded:
                 self._unloaded = clip(line.strip()[2:].rpartition(" (")[0])
+        elif line.startswith(_FILE_BANNER) and _TEST_SEPARATOR in line:
+            self._failed_names.add(line[len(_FILE_BANNER) :])
         elif line.startswith(_FILE_BANNER) and self._unloaded and line[len(_FILE_BANNER) :].startswith(self._unloaded):
             self._error_pending = ":" not in self._unloaded
         elif line.startswith("No test files found") and _NO_FILES.match(line):
@@ -159,7 +167,7 @@ class VitestParser(LineParser):
 
     def finish(self) -> Reading | None:
         self._end_run()
-        return self._runs.finish(self, self._unread)
+        return self._runs.finish(self, self._unread, failed_tests=self._failed_names.names)
 
 
 PARSER = VitestParser
