@@ -93,12 +93,12 @@ def test_package_scripts_run_through_the_lockfiles_package_manager(
         "name": "api",
         "main": "index.js",
         "scripts": {"test": "node --test"},
-        "devDependencies": {"ava": "6"},
+        "devDependencies": {"jasmine": "5"},
     }
     write_tree(tmp_path, {"package.json": json.dumps(manifest)} | ({lockfile: ""} if lockfile else {}))
     adapter_and_command = ("backend-node", "test_file")
     # backend-node's test_file falls back to `node --test` unless a known runner is a dependency;
-    # ava is one, so the package script is used.
+    # jasmine is one, with no per-file command of its own, so the package script is used.
     command = command_for(default_table(), *adapter_and_command, tmp_path, slots={"file": "src/a.test.ts"})
     assert command == expected
 
