@@ -145,3 +145,13 @@ def test_a_rule_reads_either_text_or_json_not_both() -> None:
     with pytest.raises(ConfigError, match=r"adapter 'backend-node': detect\[0\]: "):
         load_table_text(edited(break_it), "t.yaml")
 
+
+@pytest.mark.parametrize(
+    "path", ["src/parser/tests.rs", "crates/core/src/lexer/tests.rs", "src/parser/tests/mod.rs", "tests/cli.rs"]
+)
+def test_rust_unit_test_modules_are_test_files(path: str) -> None:
+    assert default_table().get("rust").paths.test.match_file(path)
+
+
+def test_rust_sources_beside_a_tests_module_are_not_test_files() -> None:
+    assert not default_table().get("rust").paths.test.match_file("src/parser/mod.rs")
