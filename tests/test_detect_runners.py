@@ -51,6 +51,17 @@ def test_a_project_whose_ci_runs_unittest_gets_unittests_commands(tmp_path: Path
     assert (commands["test"], commands["test_file"]) == ("python -m unittest -v", "python -m unittest -v {file}")
 
 
+def test_a_sub_project_reads_the_ci_workflows_at_the_top_of_the_tree(tmp_path: Path) -> None:
+    write_tree(
+        tmp_path,
+        {"services/api/pyproject.toml": PLAIN_PYPROJECT, ".github/workflows/api.yml": UNITTEST_WORKFLOW},
+    )
+    (match,) = detect(tmp_path, default_table()).matches
+    assert (match.root, match.commands["test"]) == ("services/api", "python -m unittest -v")
+    command = command_for(default_table(), "python", "test", tmp_path, root="services/api")
+    assert command == "python -m unittest -v"
+
+
 @pytest.mark.parametrize(
     ("name", "config"),
     [

@@ -31,7 +31,8 @@ class JsonValue:
 @dataclass(frozen=True, kw_only=True)
 class FileRule:
     """A name (glob) in the directory, or a relative path whose last part may be a glob
-    (`.github/workflows/*.yml`); a trailing "/" asks for a directory.
+    (`.github/workflows/*.yml`); a leading "/" reads from the top of the scanned tree instead, a
+    trailing "/" asks for a directory.
 
     Without a trailing "/" either kind matches: `*.xcodeproj` is a directory, `Podfile` a file.
     """
@@ -97,6 +98,11 @@ def evaluate_any(rules: Sequence[Rule], directory: DirectoryView) -> tuple[str, 
 def _evaluate_file(rule: FileRule, directory: DirectoryView) -> tuple[str, ...] | None:
     want_dir = rule.pattern.endswith("/")
     pattern = rule.pattern.rstrip("/")
+    if pattern.startswith("/"):
+        top = directory.tree_root()
+        if top is None:
+            return None
+        directory, pattern = top, pattern.lstrip("/")
     parent, _, name_glob = pattern.rpartition("/")
     where = directory
     if not GLOB_CHARS.search(name_glob):

@@ -60,6 +60,14 @@ class DirectoryView:
             return name in self.names
         return os.path.lexists(self.base / self.rel / name)
 
+    def tree_root(self) -> DirectoryView | None:
+        """The scanned tree's top directory, where a monorepo keeps its CI configuration; listed once."""
+        if self.rel == ".":
+            return self
+        if "/" not in self._below:  # no sub-directory path is "/"
+            self._below["/"] = list_directory(self.base, ".", self._warnings)
+        return self._below["/"]
+
     def below(self, path: str) -> DirectoryView | None:
         """The sub-directory at the relative `path`, listed once; None when a part of it is missing,
         not a directory or a symlink (the tree is the pull request's: a link is never followed)."""
