@@ -127,3 +127,31 @@ def test_a_user_table_replaces_the_shipped_one(tmp_path: Path) -> None:
     path = tmp_path / "adapters.yaml"
     path.write_text(SHIPPED.read_text(encoding="utf-8"), encoding="utf-8")
     assert isinstance(load_table(path), AdapterTable)
+
+
+def test_a_glob_is_allowed_only_in_the_last_part_of_a_rule_path() -> None:
+    def break_it(document: Any) -> None:
+        adapter(document, "go")["detect"] = [{"file": "cmd/*/go.mod"}]
+
+    with pytest.raises(ConfigError, match=r"adapter 'go': detect\[0\]\.file: 'cmd/\*/go\.mod': only the last part"):
+        load_table_text(edited(break_it), "t.yaml")
+
+
+def test_a_rule_reads_either_text_or_json_not_both() -> None:
+    def break_it(document: Any) -> None:
+        rule = {"file": "package.json", "contains": "x", "json_value": {"at": "scripts.test", "match": "x"}}
+        adapter(document, "backend-node")["detect"] = [rule]
+
+    with pytest.raises(ConfigError, match=r"adapter 'backend-node': detect\[0\]: "):
+        load_table_text(edited(break_it), "t.yaml")
+
+
+@pytest.mark.parametrize(
+    "path", ["src/parser/tests.rs", "crates/core/src/lexer/tests.rs", "src/parser/tests/mod.rs", "tests/cli.rs"]
+)
+def test_rust_unit_test_modules_are_test_files(path: str) -> None:
+    assert default_table().get("rust").paths.test.match_file(path)
+
+
+def test_rust_sources_beside_a_tests_module_are_not_test_files() -> None:
+    assert not default_table().get("rust").paths.test.match_file("src/parser/mod.rs")

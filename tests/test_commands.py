@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import default_table
 
-from .conftest import write_tree
+from .conftest import CliResult, write_tree
 
 HOSTILE = {
     "double quote": 'Test"; rm -rf ~; echo "',
@@ -93,12 +96,12 @@ def test_package_scripts_run_through_the_lockfiles_package_manager(
         "name": "api",
         "main": "index.js",
         "scripts": {"test": "node --test"},
-        "devDependencies": {"ava": "6"},
+        "devDependencies": {"jasmine": "5"},
     }
     write_tree(tmp_path, {"package.json": json.dumps(manifest)} | ({lockfile: ""} if lockfile else {}))
     adapter_and_command = ("backend-node", "test_file")
     # backend-node's test_file falls back to `node --test` unless a known runner is a dependency;
-    # ava is one, so the package script is used.
+    # jasmine is one, with no per-file command of its own, so the package script is used.
     command = command_for(default_table(), *adapter_and_command, tmp_path, slots={"file": "src/a.test.ts"})
     assert command == expected
 
@@ -118,3 +121,61 @@ def test_a_command_the_stack_lacks_here_is_a_usage_error(tmp_path: Path) -> None
 def test_an_unbalanced_quote_in_a_template_fails_at_load() -> None:
     with pytest.raises(ConfigError, match=r"unbalanced \""):
         parse_template('go test -run "{name}', "adapter 'go': commands.test_file")
+
+
+EXIT_MARKER = '2>&1; echo "EXIT_CODE=$?"'
+SILENT_ON_SUCCESS = [
+    ("go", "build", {"go.mod": "module x\n"}),
+    ("go", "lint", {"go.mod": "module x\n"}),
+    ("go", "typecheck", {"go.mod": "module x\n"}),
+    ("web", "typecheck", {"package.json": json.dumps({"dependencies": {"react": "18"}})}),
+    ("backend-node", "typecheck", {"package.json": json.dumps({"main": "index.js"})}),
+    ("python", "build", {"pyproject.toml": ""}),
+    ("jvm", "build", {"pom.xml": "<project/>"}),
+    ("php", "lint", {"composer.json": "{}"}),
+    ("dotnet", "lint", {"App.csproj": "<Project/>"}),
+]
+
+
+@pytest.mark.parametrize(("adapter_id", "name", "files"), SILENT_ON_SUCCESS)
+def test_a_tool_silent_on_success_echoes_its_exit_code(
+    tmp_path: Path, adapter_id: str, name: str, files: dict[str, str]
+) -> None:
+    write_tree(tmp_path, files)
+    command = command_for(default_table(), adapter_id, name, tmp_path)
+    assert command.endswith(f" {EXIT_MARKER}")
+
+
+def test_the_exit_marker_follows_a_rendered_slot_intact(tmp_path: Path) -> None:
+    template = parse_template(f"printf '%s|' {{files}} {EXIT_MARKER}", "test")
+    command = template.render({"files": ["a b.go", "c;d.go"]})
+    output = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert output.stdout == "a b.go|c;d.go|EXIT_CODE=0\n"
+
+
+GO_MAIN = 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hi") }\n'
+
+
+def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str) -> CliResult:
+    """Run the go adapter's build command for real on a module, and judge its log as a build claim."""
+    project = write_tree(tmp_path / "project", {"go.mod": "module example.com/hello\n\ngo 1.19\n", "main.go": main_go})
+    command = command_for(default_table(), "go", "build", project)
+    env = {**os.environ, "HOME": str(tmp_path), "GOCACHE": str(tmp_path / "cache")}
+    run = subprocess.run(["sh", "-c", command], cwd=project, env=env, capture_output=True, text=True, check=True)
+    log = tmp_path / "build.log"
+    log.write_text(run.stdout, encoding="utf-8")
+    return cli("evidence", "--claim", "build", "--stack", "go", log)
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_a_silent_green_go_build_passes_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    result = go_build_claim(tmp_path, cli, GO_MAIN)
+    assert result.code == 0, result.out
+    assert "the build command exited 0 (exit marker)" in result.out
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_a_failing_go_build_fails_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    result = go_build_claim(tmp_path, cli, GO_MAIN.replace("fmt.Println", "fmt.Printn"))
+    assert result.code == 1, result.out
+    assert "exit code 2 read from the log" in result.out

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from evidence_gate.stacks.tree import DirectoryView
 
-_GLOB_CHARS = re.compile(r"[*?\[]")
+GLOB_CHARS = re.compile(r"[*?\[]")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -21,8 +21,18 @@ class JsonKeys:
 
 
 @dataclass(frozen=True, kw_only=True)
+class JsonValue:
+    """Matches when the string at the dotted path `at` (`scripts.test`) matches."""
+
+    at: str
+    match: re.Pattern[str]
+
+
+@dataclass(frozen=True, kw_only=True)
 class FileRule:
-    """A name (glob) in the directory, or a relative path; a trailing "/" asks for a directory.
+    """A name (glob) in the directory, or a relative path whose last part may be a glob
+    (`.github/workflows/*.yml`); a leading "/" reads from the top of the scanned tree instead, a
+    trailing "/" asks for a directory.
 
     Without a trailing "/" either kind matches: `*.xcodeproj` is a directory, `Podfile` a file.
     """
@@ -30,6 +40,7 @@ class FileRule:
     pattern: str
     contains: re.Pattern[str] | None = None
     json_keys: JsonKeys | None = None
+    json_value: JsonValue | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,14 +98,25 @@ def evaluate_any(rules: Sequence[Rule], directory: DirectoryView) -> tuple[str, 
 def _evaluate_file(rule: FileRule, directory: DirectoryView) -> tuple[str, ...] | None:
     want_dir = rule.pattern.endswith("/")
     pattern = rule.pattern.rstrip("/")
-    if "/" in pattern or not _GLOB_CHARS.search(pattern):
+    if pattern.startswith("/"):
+        top = directory.tree_root()
+        if top is None:
+            return None
+        directory, pattern = top, pattern.lstrip("/")
+    parent, _, name_glob = pattern.rpartition("/")
+    where = directory
+    if not GLOB_CHARS.search(name_glob):
         candidates = [pattern] if directory.exists(pattern) else []
     else:
-        candidates = sorted(name for name in directory.names if fnmatch.fnmatchcase(name, pattern))
+        below = directory.below(parent) if parent else directory
+        if below is None:
+            return None
+        where = below
+        candidates = sorted(name for name in where.names if fnmatch.fnmatchcase(name, name_glob))
     found = [
-        directory.relpath(name)
+        where.relpath(name)
         for name in candidates
-        if (directory.is_dir(name) or not want_dir) and _content_matches(rule, directory, name)
+        if (where.is_dir(name) or not want_dir) and _content_matches(rule, where, name)
     ]
     return tuple(found) if found else None
 
@@ -110,12 +132,20 @@ def _content_matches(rule: FileRule, directory: DirectoryView, name: str) -> boo
             for path in rule.json_keys.paths
             for key in _object_at(document, path)
         )
+    if rule.json_value is not None:
+        value = _value_at(directory.read_json(name), rule.json_value.at)
+        return isinstance(value, str) and rule.json_value.match.search(value) is not None
     return True
 
 
 def _object_at(document: object, dotted: str) -> dict[str, object]:
+    node = _value_at(document, dotted)
+    return node if isinstance(node, dict) else {}
+
+
+def _value_at(document: object, dotted: str) -> object:
     node = document
     if dotted != ".":
         for part in dotted.split("."):
             node = node.get(part) if isinstance(node, dict) else None
-    return node if isinstance(node, dict) else {}
+    return node

@@ -22,7 +22,7 @@ import yaml
 
 from evidence_gate.errors import ConfigError, UsageError
 from evidence_gate.stacks.commands import CommandTemplate, ScriptCommand, parse_template
-from evidence_gate.stacks.rules import AllRule, AnyRule, FileRule, JsonKeys, NotRule, Rule
+from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, JsonKeys, JsonValue, NotRule, Rule
 
 Command = CommandTemplate | ScriptCommand
 COMMAND_NAMES = ("build", "test", "test_file", "lint", "typecheck")
@@ -180,12 +180,22 @@ class _Compiler:
             return NotRule(rule=self.rule(raw["not"], f"{field}.not"))
         contains = raw.get("contains")
         keys = raw.get("json_keys")
+        value = raw.get("json_value")
+        if GLOB_CHARS.search(raw["file"].rstrip("/").rpartition("/")[0]):
+            raise ConfigError(
+                f"{self.prefix}: {field}.file: {raw['file']!r}: only the last part of a path may be a glob"
+            )
         return FileRule(
             pattern=raw["file"],
             contains=self.regex(contains, f"{field}.contains") if contains else None,
             json_keys=(
                 JsonKeys(paths=tuple(keys["in"]), match=self.regex(keys["match"], f"{field}.json_keys.match"))
                 if keys
+                else None
+            ),
+            json_value=(
+                JsonValue(at=value["at"], match=self.regex(value["match"], f"{field}.json_value.match"))
+                if value
                 else None
             ),
         )

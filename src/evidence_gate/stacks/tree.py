@@ -40,6 +40,7 @@ class DirectoryView:
         self._warnings = warnings
         self._texts: dict[str, str | None] = {}
         self._json: dict[str, object] = {}
+        self._below: dict[str, DirectoryView | None] = {}
 
     @property
     def depth(self) -> int:
@@ -58,6 +59,26 @@ class DirectoryView:
         if "/" not in name:
             return name in self.names
         return os.path.lexists(self.base / self.rel / name)
+
+    def tree_root(self) -> DirectoryView | None:
+        """The scanned tree's top directory, where a monorepo keeps its CI configuration; listed once."""
+        if self.rel == ".":
+            return self
+        if "/" not in self._below:  # no sub-directory path is "/"
+            self._below["/"] = list_directory(self.base, ".", self._warnings)
+        return self._below["/"]
+
+    def below(self, path: str) -> DirectoryView | None:
+        """The sub-directory at the relative `path`, listed once; None when a part of it is missing,
+        not a directory or a symlink (the tree is the pull request's: a link is never followed)."""
+        if path not in self._below:
+            parent, _, name = path.rpartition("/")
+            above = self.below(parent) if parent else self
+            view = None
+            if above is not None and above.names.get(name, False):
+                view = list_directory(self.base, above.relpath(name), self._warnings)
+            self._below[path] = view
+        return self._below[path]
 
     def read_text(self, name: str) -> str | None:
         """The file's text (first MiB, undecodable bytes replaced), or None with a warning."""
