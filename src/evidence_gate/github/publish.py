@@ -218,10 +218,11 @@ class Publisher:
             return
         pull = self.repo.get_pull(pull_request.number)
         body = pull.body or ""
-        room = room_for_section(body)
-        updated = replace_section(body, render_pr_section(ledger, room))
+        room = room_for_section(body, self.check_name)
+        updated = replace_section(body, render_pr_section(ledger, room), self.check_name)
         if len(updated) > BODY_LIMIT:  # a CRLF body: each of our newlines became two characters
-            updated = replace_section(body, render_pr_section(ledger, room - (len(updated) - BODY_LIMIT)))
+            section = render_pr_section(ledger, room - (len(updated) - BODY_LIMIT))
+            updated = replace_section(body, section, self.check_name)
         if updated != body:
             _write(lambda: pull.edit(body=updated))
 
