@@ -80,6 +80,22 @@ def test_with_the_check_run_off_failures_mode_still_turns_an_earlier_failure_to_
     assert "<!-- QG:VERDICT:PASS -->" in comment.body
 
 
+def test_with_the_check_run_off_changes_mode_leaves_the_comment_alone_while_the_verdict_holds(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server)
+    action(repo, event(tmp_path, base, head), head, check_run="false", comment_mode="changes")
+    (first,) = server.comments(PR)
+    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
+    seed(server, base, more)
+    run_pytest(repo)
+    action(repo, event(tmp_path, base, more, name="second.json"), more, check_run="false", comment_mode="changes")
+    assert server.check_runs(more) == []
+    assert server.requests_to("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}") == []
+    (comment,) = server.comments(PR)
+    assert (comment.id, comment.body) == (first.id, first.body)
+
+
 def test_pr_body_false_leaves_the_body_alone(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
