@@ -40,7 +40,7 @@ from evidence_gate.render import (
     reveal_invisible,
 )
 from evidence_gate.scrub import Scrubber, run_secrets
-from evidence_gate.settings import Settings, resolve
+from evidence_gate.settings import CommentMode, Settings, resolve
 from evidence_gate.workspace import Refused, Workspace
 
 
@@ -102,17 +102,26 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     report_path = workspace.write_text(ledger_path.with_suffix(".md"), render_report(ledger, settings.templates_dir))
     write_outputs(environ.get("GITHUB_OUTPUT"), {**_outputs(ledger, ledger_path), "report": str(report_path)})
     progress.outputs_written = True
-    write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
-    progress.summary_written = True
+    if settings.job_summary:
+        write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
+    progress.summary_written = True  # written, or switched off: nothing is left to write after a bug
     exit_code = policy.exit_code(ledger.verdict, settings.fail_on)
+    switched_off = surfaces_off(settings)
+    if switched_off:
+        notice(log, f"switched off: {', '.join(switched_off)}; not written")
+    kept = (
+        "the job summary, the step outputs and the ledger"
+        if settings.job_summary
+        else "the step outputs and the ledger"
+    )
     if client is None:
-        notice(log, "no github-token: the result is in the job summary, the step outputs and the ledger")
+        notice(log, f"no github-token: the result is in {kept}")
         return exit_code
     if context.read_only_token:
         notice(
             log,
-            "this pull request's token is read-only (a fork or Dependabot): the result is in the job summary,"
-            f" the step outputs and the ledger; publish it with the workflow_run recipe in {FORK_RECIPE}",
+            f"this pull request's token is read-only (a fork or Dependabot): the result is in {kept};"
+            f" publish it with the workflow_run recipe in {FORK_RECIPE}",
         )
         return exit_code
     if budget.gave_up is None:
@@ -124,17 +133,35 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         for problem in published.problems:
             warning(log, problem)
     if budget.gave_up is not None:
-        warning(log, f"{budget.gave_up}: the result is in the job summary, the step outputs and the ledger")
+        warning(log, f"{budget.gave_up}: the result is in {kept}")
     return exit_code
 
 
+def surfaces_off(settings: Settings) -> list[str]:
+    """The publishing surfaces the settings switch off, as the run's one notice names them."""
+    switches = [
+        (settings.comment_mode is CommentMode.OFF, "the comment (comment-mode: off)"),
+        (not settings.check_run, "the check run (check-run: false)"),
+        (not settings.pr_body, "the PR body's section (pr-body: false)"),
+        (not settings.job_summary, "the job summary (job-summary: false)"),
+    ]
+    return [name for off, name in switches if off]
+
+
 def publish_ledger(client: Github, context: GitHubContext, settings: Settings, ledger: Ledger) -> Published:
-    digest = encode(ledger) or ""
-    check_run = render_check_run(ledger, settings.templates_dir, reserve=len(digest.encode()) + 1)
-    check_run = check_run.with_summary(f"{check_run.summary}\n{digest}" if digest else check_run.summary)
+    check_run = None
+    if settings.check_run:
+        digest = encode(ledger) or ""
+        check_run = render_check_run(ledger, settings.templates_dir, reserve=len(digest.encode()) + 1)
+        check_run = check_run.with_summary(f"{check_run.summary}\n{digest}" if digest else check_run.summary)
     publisher = Publisher(client, context, settings.check_name)
     return publisher.publish(
-        ledger, render_comment(ledger, settings.templates_dir), check_run, settings.comment_mode, settings.fail_on
+        ledger,
+        render_comment(ledger, settings.templates_dir),
+        check_run,
+        settings.comment_mode,
+        settings.fail_on,
+        pr_body=settings.pr_body,
     )
 
 

@@ -7,7 +7,8 @@ In a pull request the work tree is the pull request's, so its config file would 
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
 each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`), names the
 required check (`check-name`) or decides what reviewers see and where the result goes
-(`comment-mode`, `templates-dir`, `ledger-out`). A pull request's change to the file is noted and
+(`comment-mode`, `check-run`, `pr-body`, `job-summary`, `templates-dir`,
+`ledger-out`). A pull request's change to the file is noted and
 applies once merged.
 """
 
@@ -59,7 +60,11 @@ KEYS = (
     "templates-dir",
     "ledger-out",
     "api-wait-seconds",
+    "check-run",
+    "pr-body",
+    "job-summary",
 )
+SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,6 +82,9 @@ class Settings:
     templates_dir: Path | None = None
     ledger_out: Path | None = None
     api_wait_seconds: int = 60  # the most a run waits on GitHub's API, retries and timeouts included
+    check_run: bool = True
+    pr_body: bool = True
+    job_summary: bool = True
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -167,6 +175,7 @@ def resolve(
     api_wait = str(merged.get("api-wait-seconds", 60)).strip()
     if not re.fullmatch("[0-9]{1,4}", api_wait) or not 1 <= int(api_wait) <= 3600:
         raise UsageError(f"api-wait-seconds: {api_wait[:20]!r} is not a whole number of seconds from 1 to 3600")
+    check_run, pr_body, job_summary = (_switch(key, merged.get(key, True)) for key in SWITCHES)
     templates = merged.get("templates-dir")
     ledger_out = merged.get("ledger-out")
     return Settings(
@@ -183,9 +192,25 @@ def resolve(
         templates_dir=(repo / templates) if templates else None,
         ledger_out=repo / ledger_out if ledger_out else None,
         api_wait_seconds=int(api_wait),
+        check_run=check_run,
+        pr_body=pr_body,
+        job_summary=job_summary,
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )
+
+
+def _switch(key: str, value: object) -> bool:
+    """A boolean setting: a YAML boolean from the config file, or the string an input holds, spelt
+    as the Actions toolkit's `getBooleanInput` accepts it (`true`, `True`, `TRUE`, and so for false)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if text in {"true", "True", "TRUE"}:
+        return True
+    if text in {"false", "False", "FALSE"}:
+        return False
+    raise UsageError(f"{key}: {text[:20]!r} is neither true nor false")
 
 
 def _config_at_base(repo: Path, config: Path | None, base: BaseConfig) -> tuple[dict[str, Any], tuple[str, ...]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.digest import encode
-from evidence_gate.github.pr_body import START
+from evidence_gate.github.pr_body import section_markers
 from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, read_ledger, write_ledger
 from evidence_gate.model import Counts
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
@@ -29,6 +29,7 @@ ROOT = Path(__file__).parent.parent.parent
 REPO = "octo-org/shop"
 PR = 7
 CHECK = "Evidence Gate"
+START = section_markers(CHECK).start
 BODY = "Adds volume discounts.\r\n\r\n## Acceptance criteria\r\n- [ ] ten items get 5% off\r\n"
 CART = "def total(prices):\n    return sum(prices)\n"
 TESTS = """\

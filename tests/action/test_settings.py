@@ -188,3 +188,27 @@ def test_api_wait_seconds_outside_1_to_3600_is_a_usage_error(tmp_path: Path, val
 def test_api_wait_seconds_comes_from_the_config_file_too(tmp_path: Path) -> None:
     config(tmp_path, "api-wait-seconds: 5\n")
     assert resolve(tmp_path, {}, {}, None).api_wait_seconds == 5
+
+
+def test_every_surface_is_on_by_default(tmp_path: Path) -> None:
+    settings = resolve(tmp_path, {}, {}, None)
+    assert (settings.check_run, settings.pr_body, settings.job_summary) == (True, True, True)
+
+
+def test_the_config_file_switches_a_surface_off_with_a_yaml_boolean(tmp_path: Path) -> None:
+    config(tmp_path, "check-run: false\npr-body: true\njob-summary: false\n")
+    settings = resolve(tmp_path, {}, {}, None)
+    assert (settings.check_run, settings.pr_body, settings.job_summary) == (False, True, False)
+
+
+def test_a_switch_in_the_config_file_must_be_a_boolean(tmp_path: Path) -> None:
+    config(tmp_path, "pr-body: 'no'\n")
+    with pytest.raises(ConfigError, match=r"evidence-gate\.yml: pr-body: 'no' is not of type 'boolean'"):
+        resolve(tmp_path, {}, {}, None)
+
+
+def test_a_switch_input_is_read_in_the_spellings_the_actions_toolkit_accepts(tmp_path: Path) -> None:
+    config(tmp_path, "check-run: false\n")
+    environ = {"INPUT_CHECK-RUN": "True", "INPUT_PR-BODY": "FALSE", "INPUT_JOB-SUMMARY": "false"}
+    settings = resolve(tmp_path, {}, environ, None)
+    assert (settings.check_run, settings.pr_body, settings.job_summary) == (True, False, False)

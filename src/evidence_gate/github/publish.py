@@ -1,17 +1,19 @@
 """Publishing a rendered ledger: the sticky PR comment, the check run with its annotations, the PR
-body's section. Each step is attempted; a refusal GitHub will not heal (a read-only token, missing
-permissions) is reported once, clearly, and the remaining writes are skipped, as they are when
-GitHub stops answering (`GitHubDidNotAnswer`: the run's wait budget is spent).
+body's section, each unless switched off. Each step is attempted; a refusal GitHub will not heal
+(a read-only token, missing permissions) is reported once, clearly, and the remaining writes are
+skipped, as they are when GitHub stops answering (`GitHubDidNotAnswer`: the run's wait budget is spent).
 
 Our comment is the one that carries our marker *and* was written by the token's own account: the
 marker alone can be pasted by anyone, another bot included. The account is the GitHub App bot of
 the check run this run created (`<app slug>[bot]`, as GitHub names an app's bot user), since an
-installation token may not ask `GET /user` who it is; without that check run, it is the author of
-the comment this run creates.
+installation token may not ask `GET /user` who it is; without that check run (switched off, or
+refused), it is the author of a comment this run writes, which is removed again when an older one
+of ours turns up.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from collections.abc import Callable
@@ -84,14 +86,22 @@ class Publisher:
         self.identity: str | None = None  # the token's own login, once a write has shown it
 
     def publish(
-        self, ledger: Ledger, comment: str, check_run: CheckRunText, comment_mode: CommentMode, fail_on: FailOn
+        self,
+        ledger: Ledger,
+        comment: str,
+        check_run: CheckRunText | None,
+        comment_mode: CommentMode,
+        fail_on: FailOn,
+        pr_body: bool,
     ) -> Published:
+        """Write each surface that is on: no `check_run` text is the check run switched off."""
         result = Published()
-        steps: list[Callable[[], None]] = [
-            lambda: self._check_run(ledger, check_run, fail_on, result),
-            lambda: self._comment(ledger, comment, comment_mode, result),
-            lambda: self._pr_body(ledger),
-        ]
+        steps: list[Callable[[], None]] = []
+        if check_run is not None:
+            steps.append(lambda: self._check_run(ledger, check_run, fail_on, result))
+        steps.append(lambda: self._comment(ledger, comment, comment_mode, result))
+        if pr_body:
+            steps.append(lambda: self._pr_body(ledger))
         for step in steps:
             try:
                 step()
@@ -140,8 +150,11 @@ class Publisher:
             return
         issue = self.repo.get_issue(pull.number)
         marker = comment_marker(self.check_name)
-        ours = self._our_comments(issue, marker)
-        if not ours and mode is CommentMode.FAILURES and ledger.verdict is Verdict.PASS:
+        creates = not (mode is CommentMode.FAILURES and ledger.verdict is Verdict.PASS)
+        ours = (
+            self._our_comments(issue, marker) if self.identity else self._learn_identity(issue, marker, body, creates)
+        )
+        if not ours and not creates:
             return
         if ours and mode is CommentMode.CHANGES and _verdict_of(ours[0].body) == ledger.verdict:
             result.comment_url = ours[0].html_url
@@ -149,8 +162,7 @@ class Publisher:
         if not ours:
             created = _write(lambda: issue.create_comment(body))
             self.identity = self.identity or created.user.login
-            # Two runs at once may both have created one, and a run that does not know its identity
-            # finds its older comment only now: keep the oldest, remove the rest.
+            # Two runs at once may both have created one: keep the oldest, remove the rest.
             ours = self._our_comments(issue, marker) or [created]
         keep = ours[0]
         if keep.body != body:
@@ -164,6 +176,22 @@ class Publisher:
             except UnknownObjectException:  # a concurrent run removed it first
                 continue
         result.comment_url = keep.html_url
+
+    def _learn_identity(self, issue: Issue, marker: str, body: str, creates: bool) -> list[IssueComment]:
+        """Without a check run to name the token's account, a comment with our marker may be ours or
+        anyone's: write the comment to learn the account, and keep it only when no older one of ours
+        exists and the mode would create one. Our older comments, or the new one; none when no
+        comment carries the marker (nothing is written then)."""
+        if not any(marker in (comment.body or "") for comment in issue.get_comments()):
+            return []
+        created = _write(lambda: issue.create_comment(body))
+        self.identity = created.user.login
+        older = [comment for comment in self._our_comments(issue, marker) if comment.id != created.id]
+        if older or not creates:
+            with contextlib.suppress(UnknownObjectException):  # a concurrent run removed it as a duplicate
+                _write(created.delete)
+            return older
+        return [created]
 
     def _our_comments(self, issue: Issue, marker: str) -> list[IssueComment]:
         """The comments with our marker by the token's own account, oldest first; none while the
@@ -183,10 +211,11 @@ class Publisher:
             return
         pull = self.repo.get_pull(pull_request.number)
         body = pull.body or ""
-        room = room_for_section(body)
-        updated = replace_section(body, render_pr_section(ledger, room))
+        room = room_for_section(body, self.check_name)
+        updated = replace_section(body, render_pr_section(ledger, room), self.check_name)
         if len(updated) > BODY_LIMIT:  # a CRLF body: each of our newlines became two characters
-            updated = replace_section(body, render_pr_section(ledger, room - (len(updated) - BODY_LIMIT)))
+            section = render_pr_section(ledger, room - (len(updated) - BODY_LIMIT))
+            updated = replace_section(body, section, self.check_name)
         if updated != body:
             _write(lambda: pull.edit(body=updated))
 

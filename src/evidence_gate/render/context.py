@@ -87,10 +87,11 @@ _Unit = tuple[Literal["evidence", "detail", "message", "test", "gate"], int, int
 def comment_marker(check_name: str) -> str:
     """The hidden line by which the publisher finds the action's own comment: one per check name,
     so two configurations in one repository keep two comments."""
-    return f"<!-- evidence-gate:comment:{_slug(check_name)} -->"
+    return f"<!-- evidence-gate:comment:{check_slug(check_name)} -->"
 
 
-def _slug(name: str) -> str:
+def check_slug(name: str) -> str:
+    """A check name as the hidden markers hold it (the comment's, the PR body section's)."""
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
     # A name with no ASCII letter or digit still needs a marker of its own.
     return slug or hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
@@ -101,7 +102,7 @@ def _token(gate_id: str) -> str:
     (a ledger built without validation) as a slug, which cannot add a `-->` or a second marker."""
     if _GATE_ID.fullmatch(gate_id):
         return gate_id
-    return _slug(gate_id)
+    return check_slug(gate_id)
 
 
 def _cap(items: Sequence[_T], rows: int | None) -> Sequence[_T]:
