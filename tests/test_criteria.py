@@ -102,6 +102,58 @@ def test_every_criterion_green_exits_0(repo: Repo, cli: Callable[..., CliResult]
     assert (code, document["ok"]) == (0, True)
 
 
+def test_a_tag_named_outside_the_test_files_is_missing_not_red(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    repo.commit(
+        "tests and docs",
+        {
+            "tests/test_cart.py": PYTEST_SUITE,
+            "README.md": "Discounts are [SHOP-7#3].\n",
+            "docs/plan.md": "- [SHOP-7#3] a discount code\n",
+        },
+    )
+    code, document = criteria(
+        cli, "--story", "SHOP-7", "--count", "3", "--junit", run_pytest(repo), "--repo", repo.path
+    )
+    assert code == 1
+    assert (document["criteria"][2]["status"], document["criteria"][2]["reason"]) == ("missing", "no test names it")
+
+
+def test_an_uncommitted_test_file_that_did_not_load_makes_its_criterion_red(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    repo.commit("tests", {"tests/test_cart.py": PYTEST_SUITE})
+    repo.write({"tests/test_discount.py": UNLOADED_TEST})
+    code, document = criteria(
+        cli, "--story", "SHOP-7", "--count", "3", "--junit", run_pytest(repo), "--repo", repo.path
+    )
+    assert code == 1
+    assert document["criteria"][2]["status"] == "red"
+    assert document["criteria"][2]["reason"].startswith("the tag is in the test sources (tests/test_discount.py:4)")
+
+
+def test_the_pipeline_reads_the_tags_of_test_files_only(repo: Repo) -> None:
+    repo.commit(
+        "project",
+        {
+            "pyproject.toml": "[project]\nname = 'shop'\n",
+            ".gitignore": "build/\n",
+            "tests/test_cart.py": PYTEST_SUITE,
+            "README.md": "Discounts are [SHOP-7#3].\n",
+        },
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=build/junit.xml", "tests"],
+        cwd=repo.path,
+        capture_output=True,
+        check=False,
+    )
+    pull = PullRequest(number=1, base_sha="HEAD", head_sha="HEAD", body=BODY)
+    settings = Settings(repo=repo.path, story="SHOP-7", reports=("build/*.xml",))
+    gate = run_pipeline(RunInputs(settings=settings, pull_request=pull, in_ci=True)).gate("criteria")
+    assert gate is not None
+    assert gate.details[2] == "missing: [SHOP-7#3] a discount code lowers the total: no test names it"
+
+
 def test_the_criteria_come_from_the_pr_body_checklist(
     tmp_path: Path, repo: Repo, cli: Callable[..., CliResult]
 ) -> None:

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.changes import PathClassifier
 from evidence_gate.criteria_source import (
     Criterion,
     criteria_from_body,
@@ -30,21 +31,23 @@ from evidence_gate.gates.criteria import (
 )
 from evidence_gate.git import open_repository
 from evidence_gate.runner import run_command
+from evidence_gate.stacks.detect import detect
+from evidence_gate.stacks.table import AdapterTable
 from evidence_gate.summary.read import read_junit, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
-from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json
+from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json, table
 
 NAME = "criteria"
 HELP = "per-criterion evidence: is each acceptance criterion proven by a named, passing test?"
 EPILOG = (
     "Criteria are tagged in test names as [<story-id>#<n>]. From JUnit reports a criterion is green when "
-    "tests carry its tag and all passed, red when one did not pass (or the tag is in the test sources but in "
-    "no report: the suite did not load), missing when nothing carries it. With --command, one filtered test "
-    "run per criterion: {tag} is replaced verbatim, {tagRegex} regex-escaped (valid in a JavaScript RegExp "
-    "with the u flag too); green when it exits 0 and ran a test. The template is split into arguments as a "
-    "POSIX shell would split it, then run with no shell: no pipes, '&&', variables or globs, and the tag "
-    "reaches the program as it is, quoted or not. Exit codes: 0 every criterion green; 1 one is red or "
-    "missing; 2 usage error; 4 a report could not be read."
+    "tests carry its tag and all passed, red when one did not pass (or the tag is in a test file, by the "
+    "stack's test patterns, committed or not, but in no report: the suite did not load), missing when nothing"
+    " carries it. With --command, one filtered test run per criterion: {tag} is replaced verbatim, {tagRegex}"
+    " regex-escaped (valid in a JavaScript RegExp with the u flag too); green when it exits 0 and ran a test."
+    " The template is split into arguments as a POSIX shell would split it, then run with no shell: no pipes,"
+    " '&&', variables or globs, and the tag reaches the program as it is, quoted or not. Exit codes: 0 every "
+    "criterion green; 1 one is red or missing; 2 usage error; 4 a report could not be read."
 )
 _TAG_SLOT = re.compile(r"\{(tag|tagRegex)\}")
 DEFAULT_TIMEOUT = 1800.0
@@ -77,7 +80,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         criteria = criteria_from_body(read_body(existing_file(args.from_pr_body)), args.from_pr_body)
     if args.junit:
-        results, unread = _from_junit(story, criteria, [existing_file(name) for name in args.junit], Path(args.repo))
+        reports = [existing_file(name) for name in args.junit]
+        results, unread = _from_junit(story, criteria, reports, Path(args.repo), table(args))
     else:
         results, unread = (
             _from_commands(story, criteria, _command_arguments(args.command), Path(args.repo), args.timeout),
@@ -101,7 +105,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _from_junit(
-    story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path
+    story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path, adapters: AdapterTable
 ) -> tuple[tuple[CriterionResult, ...], list[str]]:
     tagged = TaggedTests(story)
     unread: list[str] = []
@@ -109,7 +113,9 @@ def _from_junit(
         summary = read_junit(report, tagged)
         if summary.counts is None:
             unread.append(f"{report}: {summary.reason}")
-    sources = tagged_sources(story, criteria, open_repository(repo))
+    git = open_repository(repo)
+    classifier = PathClassifier(table=adapters, matches=detect(git.top if git else repo, adapters).matches)
+    sources = tagged_sources(story, criteria, git, classifier)
     return from_reports(story, criteria, tagged.by_tag, sources), unread
 
 
