@@ -373,3 +373,9 @@ def test_a_tag_is_matched_whole_so_criterion_1_is_not_criterion_10() -> None:
     tagged(CaseResult(name="[S#10] later", classname="", file=None, line=None, outcome="failed", message=None))
     tagged(CaseResult(name="[S#1] first", classname="", file=None, line=None, outcome="passed", message=None))
     assert {tag: tally.total for tag, tally in tagged.by_tag.items()} == {"[S#10]": 1, "[S#1]": 1}
+
+
+def test_a_command_whose_program_is_not_found_is_a_usage_error(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    result = cli("criteria", "--story", "S-1", "--count", "2", "--command", "no-such-runner {tag}", "--repo", repo.path)
+    assert result.code == 2
+    assert result.err == "evidence-gate: error: cannot run `no-such-runner '[S-1#1]'` (No such file or directory)\n"
