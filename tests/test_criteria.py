@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -16,7 +16,14 @@ import pytest
 
 from evidence_gate.criteria_source import MAX_CRITERIA, Criterion, criteria_from_body, read_body
 from evidence_gate.errors import UsageError
-from evidence_gate.gates.criteria import MAX_NAMED_PER_TAG, CriterionStatus, TaggedTests, from_reports
+from evidence_gate.gates.criteria import (
+    MAX_NAMED_PER_TAG,
+    CriterionStatus,
+    TaggedTests,
+    from_reports,
+    regex_escaped,
+    tag_of,
+)
 from evidence_gate.ledger import GateVerdict
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import RunInputs, run_pipeline
@@ -94,6 +101,58 @@ def test_every_criterion_green_exits_0(repo: Repo, cli: Callable[..., CliResult]
     report = run_pytest(repo)
     code, document = criteria(cli, "--story", "SHOP-7", "--count", "2", "--junit", report, "--repo", repo.path)
     assert (code, document["ok"]) == (0, True)
+
+
+def test_a_tag_named_outside_the_test_files_is_missing_not_red(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    repo.commit(
+        "tests and docs",
+        {
+            "tests/test_cart.py": PYTEST_SUITE,
+            "README.md": "Discounts are [SHOP-7#3].\n",
+            "docs/plan.md": "- [SHOP-7#3] a discount code\n",
+        },
+    )
+    code, document = criteria(
+        cli, "--story", "SHOP-7", "--count", "3", "--junit", run_pytest(repo), "--repo", repo.path
+    )
+    assert code == 1
+    assert (document["criteria"][2]["status"], document["criteria"][2]["reason"]) == ("missing", "no test names it")
+
+
+def test_an_uncommitted_test_file_that_did_not_load_makes_its_criterion_red(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    repo.commit("tests", {"tests/test_cart.py": PYTEST_SUITE})
+    repo.write({"tests/test_discount.py": UNLOADED_TEST})
+    code, document = criteria(
+        cli, "--story", "SHOP-7", "--count", "3", "--junit", run_pytest(repo), "--repo", repo.path
+    )
+    assert code == 1
+    assert document["criteria"][2]["status"] == "red"
+    assert document["criteria"][2]["reason"].startswith("the tag is in the test sources (tests/test_discount.py:4)")
+
+
+def test_the_pipeline_reads_the_tags_of_test_files_only(repo: Repo) -> None:
+    repo.commit(
+        "project",
+        {
+            "pyproject.toml": "[project]\nname = 'shop'\n",
+            ".gitignore": "build/\n",
+            "tests/test_cart.py": PYTEST_SUITE,
+            "README.md": "Discounts are [SHOP-7#3].\n",
+        },
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml=build/junit.xml", "tests"],
+        cwd=repo.path,
+        capture_output=True,
+        check=False,
+    )
+    pull = PullRequest(number=1, base_sha="HEAD", head_sha="HEAD", body=BODY)
+    settings = Settings(repo=repo.path, story="SHOP-7", reports=("build/*.xml",))
+    gate = run_pipeline(RunInputs(settings=settings, pull_request=pull, in_ci=True)).gate("criteria")
+    assert gate is not None
+    assert gate.details[2] == "missing: [SHOP-7#3] a discount code lowers the total: no test names it"
 
 
 def test_the_criteria_come_from_the_pr_body_checklist(
@@ -186,8 +245,10 @@ test('[SHOP-9#2] totals the cart', () => { assert.strictEqual(2 + 2, 5); });
 test('unrelated', () => {});
 """
 
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+@needs_node
 def test_criteria_by_filtered_runs_of_a_real_runner(repo: Repo, cli: Callable[..., CliResult]) -> None:
     repo.commit("tests", {"cart.test.js": NODE_SUITE})
     code, document = criteria(
@@ -204,7 +265,73 @@ def test_criteria_by_filtered_runs_of_a_real_runner(repo: Repo, cli: Callable[..
     assert code == 1
     assert [item["status"] for item in document["criteria"]] == ["green", "red", "missing"]
     assert document["criteria"][0]["reason"].endswith("exited 0: 1 test passed")
-    assert f'--test-name-pattern="{re.escape("[SHOP-9#1]")}"' in document["criteria"][0]["reason"]
+    assert "'--test-name-pattern=\\[SHOP-9#1\\]'" in document["criteria"][0]["reason"]
+
+
+@needs_node
+def test_a_tag_regex_runs_in_a_unicode_javascript_regex_of_a_real_runner(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    # node reads a /pattern/flags filter as a RegExp with those flags; under `u`, `\-` and `\#` are errors.
+    repo.commit("tests", {"cart.test.js": NODE_SUITE})
+    code, document = criteria(
+        cli,
+        "--story",
+        "SHOP-9",
+        "--count",
+        "2",
+        "--command",
+        "node --test --test-reporter=tap --test-name-pattern=/{tagRegex}/u cart.test.js",
+        "--repo",
+        repo.path,
+    )
+    assert code == 1
+    assert [item["status"] for item in document["criteria"]] == ["green", "red"]
+    assert document["criteria"][0]["reason"].endswith("exited 0: 1 test passed")
+
+
+@needs_node
+def test_a_tag_regex_compiles_with_the_unicode_flag_and_matches_only_its_tag() -> None:
+    cases = [
+        (tag_of("SHOP-12", 3), "[SHOP-12#3]"),
+        (tag_of("a.b_c-9", 12), "[a.b_c-9#12]"),
+        (tag_of("a.b_c-9", 12), "[axb_c-9#12]"),
+        (tag_of("X", 1), "X"),
+    ]
+    script = """
+const cases = JSON.parse(process.argv[1]);
+console.log(JSON.stringify(cases.map(([pattern, text]) => new RegExp(`^${pattern}$`, 'u').test(text))));
+"""
+    pairs = json.dumps([[regex_escaped(tag), text] for tag, text in cases])
+    result = subprocess.run(["node", "-e", script, pairs], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == [True, True, False, False]
+
+
+def test_the_command_runs_without_a_shell_so_a_tag_is_no_glob(
+    tmp_path: Path, repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    repo.commit("files a shell glob [S-1#1] would match", {"1": "", "S": ""})
+    record = tmp_path / "argv.json"
+    script = f"import json, sys; open({str(record)!r}, 'w').write(json.dumps(sys.argv[1:]))"
+    template = f"{shlex.join([sys.executable, '-c', script])} {{tag}} $HOME;"
+    criteria(cli, "--story", "S-1", "--count", "1", "--command", template, "--repo", repo.path)
+    assert json.loads(record.read_text()) == ["[S-1#1]", "$HOME;"]
+
+
+@pytest.mark.parametrize(
+    ("template", "message"),
+    [
+        ("npx jest --ci", "--command 'npx jest --ci': has neither {tag} nor {tagRegex}, so every criterion"),
+        ("npx jest -t '{tag}", '--command "npx jest -t \'{tag}": cannot be split into arguments (No closing'),
+    ],
+)
+def test_a_command_that_cannot_be_filtered_per_criterion_is_a_usage_error(
+    template: str, message: str, cli: Callable[..., CliResult]
+) -> None:
+    result = cli("criteria", "--story", "S-1", "--count", "2", "--command", template)
+    assert result.code == 2
+    assert result.err.startswith(f"evidence-gate: error: {message}")
+    assert result.err.count("\n") == 1
 
 
 def test_a_story_id_that_could_break_a_command_is_refused(cli: Callable[..., CliResult]) -> None:
@@ -247,3 +374,9 @@ def test_a_tag_is_matched_whole_so_criterion_1_is_not_criterion_10() -> None:
     tagged(CaseResult(name="[S#10] later", classname="", file=None, line=None, outcome="failed", message=None))
     tagged(CaseResult(name="[S#1] first", classname="", file=None, line=None, outcome="passed", message=None))
     assert {tag: tally.total for tag, tally in tagged.by_tag.items()} == {"[S#10]": 1, "[S#1]": 1}
+
+
+def test_a_command_whose_program_is_not_found_is_a_usage_error(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    result = cli("criteria", "--story", "S-1", "--count", "2", "--command", "no-such-runner {tag}", "--repo", repo.path)
+    assert result.code == 2
+    assert result.err == "evidence-gate: error: cannot run `no-such-runner '[S-1#1]'` (No such file or directory)\n"

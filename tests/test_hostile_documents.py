@@ -90,7 +90,7 @@ def event_run(
     path = tmp_path / "event.json"
     path.write_bytes(event)
     monkeypatch.setenv("GITHUB_EVENT_PATH", str(path))
-    return cli("criteria", "--story", "S-1", "--count", "1", "--command", "true", "--repo", tmp_path)
+    return cli("criteria", "--story", "S-1", "--count", "1", "--command", "env TAG={tag} true", "--repo", tmp_path)
 
 
 def test_a_deeply_nested_event_payload_is_a_one_line_error(

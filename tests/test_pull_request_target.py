@@ -43,7 +43,15 @@ def criteria_command(
         monkeypatch.setenv("GITHUB_EVENT_PATH", str(path))
     marker = tmp_path / "the-command-ran"
     result = cli(
-        "criteria", "--story", "SHOP-1", "--count", "1", "--command", f"touch {marker} # {{tag}}", "--repo", repo.path
+        "criteria",
+        "--story",
+        "SHOP-1",
+        "--count",
+        "1",
+        "--command",
+        f"env TAG={{tag}} touch {marker}",
+        "--repo",
+        repo.path,
     )
     return result, marker
 
@@ -85,7 +93,17 @@ def test_without_github_repository_the_command_is_refused(
     monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
     monkeypatch.setenv("GITHUB_EVENT_NAME", "pull_request_target")
     marker = tmp_path / "the-command-ran"
-    result = cli("criteria", "--story", "S-1", "--count", "1", "--command", f"touch {marker}", "--repo", repo.path)
+    result = cli(
+        "criteria",
+        "--story",
+        "S-1",
+        "--count",
+        "1",
+        "--command",
+        f"env TAG={{tag}} touch {marker}",
+        "--repo",
+        repo.path,
+    )
     assert "GITHUB_REPOSITORY is not set" in result.err
     assert not marker.exists()
 

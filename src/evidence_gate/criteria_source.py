@@ -14,8 +14,10 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from evidence_gate.changes import PathClassifier
 from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
+from evidence_gate.model import FileKind
 
 _TASK = re.compile(r"^\[[ xX]\]\s+(?P<text>.*\S)\s*$")
 _TITLE = "acceptance criteria"
@@ -101,11 +103,15 @@ def _opens_list_item(tokens: list[Token], index: int) -> bool:
     return index >= 2 and tokens[index - 1].type == "paragraph_open" and tokens[index - 2].type == "list_item_open"
 
 
-def tagged_sources(story: str, criteria: tuple[Criterion, ...], git: Git | None) -> dict[str, list[str]]:
-    """Where each tag stands (`path:line`) in the checkout's tracked files; nothing without a checkout."""
+def tagged_sources(
+    story: str, criteria: tuple[Criterion, ...], git: Git | None, classifier: PathClassifier
+) -> dict[str, list[str]]:
+    """Where each tag stands (`path:line`) in the checkout's test files, committed or not yet (a new
+    test file on a laptop): a README or a doc that names a tag is not a test that failed to load.
+    Nothing without a checkout."""
     if git is None:
         return {}
-    lines = git.grep_fixed(f"[{story}#")
+    lines = [line for line in git.grep_fixed(f"[{story}#") if classifier.kind(line[0]) is FileKind.TEST]
     found: dict[str, list[str]] = {}
     for criterion in criteria:
         tag = f"[{story}#{criterion.number}]"

@@ -191,9 +191,10 @@ class Git:
         return wanted & listed
 
     def grep_fixed(self, needle: str) -> list[tuple[str, int, str]]:
-        """Every (path, line number, line) of a tracked text file whose line contains `needle`."""
+        """Every (path, line number, line) of a text file in the work tree, tracked or untracked (not
+        ignored), whose line contains `needle`. Git reads regular files only, never a symlink's target."""
         result = self._run(
-            ["grep", "--fixed-strings", "--line-number", "-z", "-I", "-e", needle, "--"],
+            ["grep", "--untracked", "--fixed-strings", "--line-number", "-z", "-I", "-e", needle, "--"],
             check=False,
         )
         if result.returncode not in (0, 1):

@@ -123,18 +123,15 @@ def run_pipeline(inputs: RunInputs) -> Ledger:
     base_rev = settings.base or (pull_request.base_sha if pull_request else None)
     head = git.resolve_commit(head_rev, "head") if git else None
     base = git.resolve_commit(base_rev, "base") if git and base_rev else None
-    change = (
-        collect_changes(git, base, head, PathClassifier(table=table, matches=detection.matches))
-        if git and base and head
-        else None
-    )
+    classifier = PathClassifier(table=table, matches=detection.matches)
+    change = collect_changes(git, base, head, classifier) if git and base and head else None
 
     story = check_story(settings.story) if settings.story else None
     cases = _Cases(tagged=TaggedTests(story) if story else None)
     reports = _find_reports(inputs.workspace or Workspace.at(top), top, settings.reports, settings.reports_may_leave)
     evidence_gate, verdict = _evidence_gate(inputs, git, adapter, reports, cases, change)
     evidence_gate = _with_refusals(evidence_gate, reports.refused)
-    gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, git)]
+    gates = [evidence_gate, _criteria_gate(story, pull_request, reports, cases, git, classifier)]
     ledger = Ledger(
         verdict=overall_verdict(gates),
         head=head,
@@ -376,7 +373,12 @@ def _text(line: bytes) -> str:
 
 
 def _criteria_gate(
-    story: str | None, pull_request: PullRequest | None, reports: _Reports, cases: _Cases, git: Git | None
+    story: str | None,
+    pull_request: PullRequest | None,
+    reports: _Reports,
+    cases: _Cases,
+    git: Git | None,
+    classifier: PathClassifier,
 ) -> GateResult:
     title = "Acceptance criteria"
     body = pull_request.body if pull_request else ""
@@ -408,7 +410,7 @@ def _criteria_gate(
             summary=f"{len(criteria)} acceptance criteria, but no JUnit report names tests",
         )
     results = from_reports(
-        story, criteria, cases.tagged.by_tag if cases.tagged else {}, tagged_sources(story, criteria, git)
+        story, criteria, cases.tagged.by_tag if cases.tagged else {}, tagged_sources(story, criteria, git, classifier)
     )
     green = sum(1 for result in results if result.status is CriterionStatus.GREEN)
     return GateResult(

@@ -1,7 +1,8 @@
-"""Running a user's command (a filtered test run): the one place the tool starts a shell.
+"""Running a user's command (a filtered test run): the one place the tool starts a program.
 
-The command comes from the workflow's configuration, never from the pull request; values from
-the pull request reach it only through checked slots (see stacks/commands.py). Tokens are removed
+The command comes from the workflow's configuration, never from the pull request, and runs as an
+argument vector without a shell, so a value put into one of its arguments stays that one argument
+whatever characters it holds. Tokens are removed
 from its environment, so repository code run by a test command cannot use the workflow's token.
 Output goes to a file, so a long run is read in bounded memory like any log.
 """
@@ -9,8 +10,9 @@ Output goes to a file, so a long run is read in bounded memory like any log.
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,13 +43,15 @@ def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
         )
 
 
-def run_shell(command: str, cwd: Path, output: Path, timeout: float) -> CommandRun:
-    """Run `command` with /bin/sh in `cwd`, stdout and stderr together into `output`."""
+def run_command(argv: Sequence[str], cwd: Path, output: Path, timeout: float) -> CommandRun:
+    """Run the program `argv[0]` with the arguments `argv[1:]` in `cwd`, no shell in between,
+    stdout and stderr together into `output`."""
     refuse_untrusted_head(os.environ)
+    command = shlex.join(argv)
     try:
         with output.open("wb") as sink:
             completed = subprocess.run(
-                ["/bin/sh", "-c", command],
+                list(argv),
                 cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=sink,

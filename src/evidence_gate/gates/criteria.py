@@ -20,6 +20,9 @@ from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.wording import plural
 
 _STORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+# JavaScript's syntax characters and `/`: escaping them is valid in a `u`-flag RegExp, Python's re
+# and RE2 alike. Anything else escaped (`\-`, `\#`, as re.escape does) is a syntax error under `u`.
+_REGEX_SYNTAX = re.compile(r"[.*+?^${}()|\[\]\\/]")
 
 
 class CriterionStatus(StrEnum):
@@ -57,7 +60,7 @@ class CommandOutcome:
 
 
 def check_story(story: str) -> str:
-    """A story id goes into tags, test filters and shell commands: letters, digits, . _ - only."""
+    """A story id goes into tags, test filters and command arguments: letters, digits, . _ - only."""
     if not _STORY.match(story):
         raise UsageError(f"--story {story!r}: use letters, digits, '.', '_' and '-' (at most 64)")
     return story
@@ -65,6 +68,12 @@ def check_story(story: str) -> str:
 
 def tag_of(story: str, number: int) -> str:
     return f"[{story}#{number}]"
+
+
+def regex_escaped(text: str) -> str:
+    """`text` as a regular expression matching it literally, in the dialects test filters use
+    (JavaScript with or without the `u` flag, Python, Go)."""
+    return _REGEX_SYNTAX.sub(lambda match: "\\" + match.group(), text)
 
 
 MAX_NAMED_PER_TAG = 20  # test names kept per tag for the report; every test is still counted

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import tempfile
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.changes import PathClassifier
 from evidence_gate.criteria_source import (
     Criterion,
     criteria_from_body,
@@ -15,7 +17,7 @@ from evidence_gate.criteria_source import (
     read_body,
     tagged_sources,
 )
-from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
+from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from evidence_gate.gates.criteria import (
     CommandOutcome,
     CriterionResult,
@@ -24,24 +26,30 @@ from evidence_gate.gates.criteria import (
     check_story,
     from_command,
     from_reports,
+    regex_escaped,
     tag_of,
 )
 from evidence_gate.git import open_repository
-from evidence_gate.runner import run_shell
+from evidence_gate.runner import run_command
+from evidence_gate.stacks.detect import detect
+from evidence_gate.stacks.table import AdapterTable
 from evidence_gate.summary.read import read_junit, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
-from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json
+from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json, table
 
 NAME = "criteria"
 HELP = "per-criterion evidence: is each acceptance criterion proven by a named, passing test?"
 EPILOG = (
-    "Criteria are tagged in test names as [<story-id>#<n>]. From JUnit reports a criterion is green when tests "
-    "carry its tag and all passed, red when one did not pass (or the tag is in the test sources but in no "
-    "report: the suite did not load), missing when nothing carries it. With --command, one filtered test run "
-    "per criterion: {tag} is replaced verbatim, {tagRegex} regex-escaped; green when it exits 0 and ran a "
-    "test. Exit codes: 0 every criterion green; 1 one is red or missing; 2 usage error; 4 a report could "
-    "not be read."
+    "Criteria are tagged in test names as [<story-id>#<n>]. From JUnit reports a criterion is green when "
+    "tests carry its tag and all passed, red when one did not pass (or the tag is in a test file, by the "
+    "stack's test patterns, committed or not, but in no report: the suite did not load), missing when nothing"
+    " carries it. With --command, one filtered test run per criterion: {tag} is replaced verbatim, {tagRegex}"
+    " regex-escaped (valid in a JavaScript RegExp with the u flag too); green when it exits 0 and ran a test."
+    " The template is split into arguments as a POSIX shell would split it, then run with no shell: no pipes,"
+    " '&&', variables or globs, and the tag reaches the program as it is, quoted or not. Exit codes: 0 every "
+    "criterion green; 1 one is red or missing; 2 usage error; 4 a report could not be read."
 )
+_TAG_SLOT = re.compile(r"\{(tag|tagRegex)\}")
 DEFAULT_TIMEOUT = 1800.0
 
 
@@ -56,7 +64,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--junit", action="append", metavar="F", help="a JUnit XML report")
-    source.add_argument("--command", metavar="TEMPLATE", help="a filtered test command with {tag} or {tagRegex}")
+    source.add_argument(
+        "--command",
+        metavar="TEMPLATE",
+        help="a filtered test command with {tag} or {tagRegex}, run once per criterion as arguments, without a shell",
+    )
     parser.add_argument("--repo", default=".", help="where the test sources are (default: .)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per command (default 1800)")
 
@@ -68,9 +80,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         criteria = criteria_from_body(read_body(existing_file(args.from_pr_body)), args.from_pr_body)
     if args.junit:
-        results, unread = _from_junit(story, criteria, [existing_file(name) for name in args.junit], Path(args.repo))
+        reports = [existing_file(name) for name in args.junit]
+        results, unread = _from_junit(story, criteria, reports, Path(args.repo), table(args))
     else:
-        results, unread = _from_commands(story, criteria, args.command, Path(args.repo), args.timeout), []
+        results, unread = (
+            _from_commands(story, criteria, _command_arguments(args.command), Path(args.repo), args.timeout),
+            [],
+        )
     ok = not unread and all(result.status is CriterionStatus.GREEN for result in results)
     if args.json:
         document = {"story": story, "ok": ok, "criteria": [result.document() for result in results]}
@@ -89,7 +105,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _from_junit(
-    story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path
+    story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path, adapters: AdapterTable
 ) -> tuple[tuple[CriterionResult, ...], list[str]]:
     tagged = TaggedTests(story)
     unread: list[str] = []
@@ -97,20 +113,43 @@ def _from_junit(
         summary = read_junit(report, tagged)
         if summary.counts is None:
             unread.append(f"{report}: {summary.reason}")
-    sources = tagged_sources(story, criteria, open_repository(repo))
+    git = open_repository(repo)
+    classifier = PathClassifier(table=adapters, matches=detect(git.top if git else repo, adapters).matches)
+    sources = tagged_sources(story, criteria, git, classifier)
     return from_reports(story, criteria, tagged.by_tag, sources), unread
 
 
+def _command_arguments(template: str) -> tuple[str, ...]:
+    """The template's arguments, split once: a template without a tag slot would run the same
+    unfiltered command for every criterion, so it is refused before anything runs."""
+    try:
+        arguments = tuple(shlex.split(template))
+    except ValueError as error:
+        raise UsageError(f"--command {template!r}: cannot be split into arguments ({error})") from error
+    if not any(_TAG_SLOT.search(argument) for argument in arguments):
+        raise UsageError(
+            f"--command {template!r}: has neither {{tag}} nor {{tagRegex}}, so every criterion would run the same"
+            " unfiltered command"
+        )
+    return arguments
+
+
+def _filtered(arguments: tuple[str, ...], tag: str) -> list[str]:
+    """The command for one criterion: its slots filled in each argument, which stays one argument."""
+    values = {"tag": tag, "tagRegex": regex_escaped(tag)}
+    return [_TAG_SLOT.sub(lambda slot: values[slot.group(1)], argument) for argument in arguments]
+
+
 def _from_commands(
-    story: str, criteria: tuple[Criterion, ...], template: str, repo: Path, timeout: float
+    story: str, criteria: tuple[Criterion, ...], arguments: tuple[str, ...], repo: Path, timeout: float
 ) -> tuple[CriterionResult, ...]:
     results = []
     with tempfile.TemporaryDirectory(prefix="evidence-gate-criteria-") as scratch:
         for criterion in criteria:
             tag = tag_of(story, criterion.number)
-            command = template.replace("{tagRegex}", re.escape(tag)).replace("{tag}", tag)
-            run = run_shell(command, repo, Path(scratch) / f"criterion-{criterion.number}.log", timeout)
-            summary = read_source(run.output, ALL_PARSERS, label=command)
-            outcome = CommandOutcome(command=command, exit_code=run.exit_code, summary=summary)
+            argv = _filtered(arguments, tag)
+            run = run_command(argv, repo, Path(scratch) / f"criterion-{criterion.number}.log", timeout)
+            summary = read_source(run.output, ALL_PARSERS, label=run.command)
+            outcome = CommandOutcome(command=run.command, exit_code=run.exit_code, summary=summary)
             results.append(from_command(criterion, tag, outcome))
     return tuple(results)
