@@ -62,7 +62,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         # The event is untrusted: only its number is used; the shas come from GitHub itself.
         context = replace(context, pull_request=_current_pull(client, context, context.pull_request.number))
     ledger = checked_ledger(ledger, context, settings)
-    write_job_summary(os.environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
+    if settings.job_summary:
+        write_job_summary(os.environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     published = publish_ledger(client, context, settings, ledger)
     for problem in published.problems:
         warning(sys.stdout, problem)
