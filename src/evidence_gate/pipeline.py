@@ -18,7 +18,7 @@ from evidence_gate.criteria_source import Criterion, TooManyCriteria, criteria_f
 from evidence_gate.digest import Digest
 from evidence_gate.errors import UsageError
 from evidence_gate.freshness import run_started, stale_reports
-from evidence_gate.gates.criteria import CriterionStatus, TaggedTests, check_story, from_reports
+from evidence_gate.gates.criteria import CriteriaFacts, TaggedTests, check_story, judge_criteria
 from evidence_gate.gates.evidence import EvidenceFacts, EvidenceVerdict, LogEvidence, evaluate_evidence
 from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.git import Git, open_repository
@@ -380,46 +380,24 @@ def _criteria_gate(
     git: Git | None,
     classifier: PathClassifier,
 ) -> GateResult:
-    title = "Acceptance criteria"
+    """The criteria gate's facts gathered (the body parsed, the tags looked up in the test files), then judged."""
     body = pull_request.body if pull_request else ""
+    problem, too_many = None, False
     try:
         criteria: tuple[Criterion, ...] = criteria_from_body(body, "the pull request body") if body else ()
     except TooManyCriteria as error:
-        return GateResult(id="criteria", title=title, verdict=GateVerdict.FAIL, summary=error.one_line())
+        criteria, problem, too_many = (), error.one_line(), True
     except UsageError as error:
-        return GateResult(id="criteria", title=title, verdict=GateVerdict.NOT_APPLICABLE, summary=error.one_line())
-    if not criteria:
-        return GateResult(
-            id="criteria",
-            title=title,
-            verdict=GateVerdict.NOT_APPLICABLE,
-            summary="the pull request body has no '## Acceptance criteria' checklist",
+        criteria, problem = (), error.one_line()
+    ready = bool(criteria and story and reports.junit)
+    return judge_criteria(
+        CriteriaFacts(
+            checklist=criteria,
+            checklist_problem=problem,
+            too_many=too_many,
+            story=story,
+            junit_reports=len(reports.junit),
+            tagged=cases.tagged.by_tag if cases.tagged else {},
+            sources=tagged_sources(story, criteria, git, classifier) if ready and story else {},
         )
-    if story is None:
-        return GateResult(
-            id="criteria",
-            title=title,
-            verdict=GateVerdict.UNAVAILABLE,
-            summary=f"{len(criteria)} acceptance criteria, but no `story` is set to tag tests with [story#n]",
-        )
-    if not reports.junit:
-        return GateResult(
-            id="criteria",
-            title=title,
-            verdict=GateVerdict.UNAVAILABLE,
-            summary=f"{len(criteria)} acceptance criteria, but no JUnit report names tests",
-        )
-    results = from_reports(
-        story, criteria, cases.tagged.by_tag if cases.tagged else {}, tagged_sources(story, criteria, git, classifier)
-    )
-    green = sum(1 for result in results if result.status is CriterionStatus.GREEN)
-    return GateResult(
-        id="criteria",
-        title=title,
-        verdict=GateVerdict.PASS if green == len(results) else GateVerdict.FAIL,
-        summary=f"{green} of {len(results)} acceptance criteria proven by passing tests",
-        details=tuple(
-            f"{result.status}: {result.tag} {result.criterion.text or ''}: {result.reason}".replace("  ", " ")
-            for result in results
-        ),
     )

@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from evidence_gate.criteria_source import Criterion
 from evidence_gate.errors import UsageError
+from evidence_gate.ledger import GateResult, GateVerdict
 from evidence_gate.model import TestSummary
 from evidence_gate.summary.parsers.junit import CaseResult
 from evidence_gate.wording import plural
@@ -159,3 +160,49 @@ def _judge_command(outcome: CommandOutcome) -> tuple[CriterionStatus, str]:
     if counts.executed == 0:
         return CriterionStatus.MISSING, f"{ran}: no test ran"
     return CriterionStatus.GREEN, f"{ran}: {plural(counts.executed, 'test')} passed"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CriteriaFacts:
+    """What the acceptance-criteria gate judges, gathered by the pipeline: the PR body's checklist
+    (or why it has none), the story, whether JUnit reports were read, the tagged tests they hold and
+    where the tags stand in the test files."""
+
+    checklist: tuple[Criterion, ...]
+    checklist_problem: str | None = None  # why the body yields no checklist
+    too_many: bool = False  # the checklist is longer than is read: a failure, never a skip
+    story: str | None = None
+    junit_reports: int = 0
+    tagged: Mapping[str, TagTally] = field(default_factory=dict)
+    sources: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+def judge_criteria(facts: CriteriaFacts) -> GateResult:
+    """Is each acceptance criterion of the pull request proven by a named, passing test?"""
+
+    def result(verdict: GateVerdict, summary: str, details: tuple[str, ...] = ()) -> GateResult:
+        return GateResult(id="criteria", title="Acceptance criteria", verdict=verdict, summary=summary, details=details)
+
+    criteria = facts.checklist
+    if facts.too_many:
+        return result(GateVerdict.FAIL, facts.checklist_problem or f"more than {len(criteria)} criteria")
+    if not criteria:
+        return result(
+            GateVerdict.NOT_APPLICABLE,
+            facts.checklist_problem or "the pull request body has no '## Acceptance criteria' checklist",
+        )
+    listed = plural(len(criteria), "acceptance criterion", "acceptance criteria")
+    if facts.story is None:
+        return result(GateVerdict.UNAVAILABLE, f"{listed}, but no `story` is set to tag tests with [story#n]")
+    if not facts.junit_reports:
+        return result(GateVerdict.UNAVAILABLE, f"{listed}, but no JUnit report names tests")
+    results = from_reports(facts.story, criteria, facts.tagged, facts.sources)
+    green = sum(1 for item in results if item.status is CriterionStatus.GREEN)
+    return result(
+        GateVerdict.PASS if green == len(results) else GateVerdict.FAIL,
+        f"{green:,} of {listed} proven by passing tests",
+        tuple(
+            f"{item.status}: {item.tag} {item.criterion.text or ''}: {item.reason}".replace("  ", " ")
+            for item in results
+        ),
+    )
