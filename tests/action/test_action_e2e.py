@@ -182,6 +182,30 @@ def seed(server: FakeGitHub, base: str, head: str) -> None:
     server.add_pull(REPO, PR, head_sha=head, base_sha=base, body=BODY)
 
 
+def push_another_test(repo: Repo, server: FakeGitHub, base: str) -> str:
+    """The pull request gains a commit with one more test, and the test step runs again."""
+    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
+    seed(server, base, more)
+    run_pytest(repo)
+    return more
+
+
+def post_marked_comments(server: FakeGitHub, *texts: str) -> None:
+    """Comments carrying our marker, posted with the action's token, as concurrent runs leave them."""
+    import requests
+
+    from evidence_gate.render import comment_marker
+
+    for text in texts:
+        response = requests.post(
+            f"{server.url}/repos/{REPO}/issues/{PR}/comments",
+            headers={"Authorization": f"token {DEFAULT_TOKEN}"},
+            json={"body": f"{comment_marker(CHECK)}\n{text}"},
+            timeout=10,
+        )
+        assert response.status_code == 201
+
+
 def pull_request(repo: Repo, server: FakeGitHub, tests: str = TESTS) -> tuple[str, str]:
     """The usual arrangement: a base and a head commit, the PR on the fake, the test step's reports."""
     base, head = make_repo(repo, tests)
@@ -220,9 +244,7 @@ def test_a_rerun_edits_the_same_comment(
 ) -> None:
     base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head)
-    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
-    seed(server, base, more)
-    run_pytest(repo)
+    more = push_another_test(repo, server, base)
     second = action(repo, event(tmp_path, base, more, name="second.json"), more)
     assert second.code == 0
     assert second.outputs["executed"] == "3"
@@ -425,9 +447,7 @@ def test_changes_mode_leaves_the_comment_alone_while_the_verdict_holds(
 ) -> None:
     base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head, comment_mode="changes")
-    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
-    seed(server, base, more)
-    run_pytest(repo)
+    more = push_another_test(repo, server, base)
     action(repo, event(tmp_path, base, more, name="second.json"), more, comment_mode="changes")
     assert len(server.comments(PR)) == 1
     assert server.requests_to("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}") == []
@@ -601,20 +621,10 @@ def test_a_429_on_an_annotation_patch_is_retried(
 def test_duplicates_left_by_concurrent_runs_are_removed(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    import requests
-
-    from evidence_gate.render import comment_marker
 
     base, head = make_repo(repo, TESTS)
     seed(server, base, head)
-    for text in ("first run", "second run"):
-        response = requests.post(
-            f"{server.url}/repos/{REPO}/issues/{PR}/comments",
-            headers={"Authorization": f"token {DEFAULT_TOKEN}"},
-            json={"body": f"{comment_marker(CHECK)}\n{text}"},
-            timeout=10,
-        )
-        assert response.status_code == 201
+    post_marked_comments(server, "first run", "second run")
     oldest = min(comment.id for comment in server.comments(PR))
     run_pytest(repo)
     action(repo, event(tmp_path, base, head), head)

@@ -9,11 +9,23 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evidence_gate.render import comment_marker
-from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
+from tests.github_fake import FakeGitHub, faults
 
 from ..conftest import Repo
-from .test_action_e2e import BODY, CHECK, PR, REPO, Run, event, make_repo, publish, pull_request, run_pytest, seed
+from .test_action_e2e import (
+    BODY,
+    PR,
+    REPO,
+    Run,
+    event,
+    make_repo,
+    post_marked_comments,
+    publish,
+    pull_request,
+    push_another_test,
+    run_pytest,
+    seed,
+)
 
 CHECK_RUNS = "POST /repos/{owner}/{repo}/check-runs"
 COMMENTS = "POST /repos/{owner}/{repo}/issues/{issue_number}/comments"
@@ -90,9 +102,7 @@ def test_a_comment_deleted_before_its_edit_is_created_again(
     base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head)
     (first,) = server.comments(PR)
-    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
-    seed(server, base, more)
-    run_pytest(repo)
+    more = push_another_test(repo, server, base)
     server.script(EDIT_COMMENT, faults.deleted_meanwhile())
     second = action(repo, event(tmp_path, base, more, name="second.json"), more)
     assert "::warning" not in second.stdout
@@ -106,18 +116,10 @@ def test_a_comment_deleted_before_its_edit_is_created_again(
 def test_a_duplicate_deleted_before_its_removal_is_left_alone(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    import requests
 
     base, head = make_repo(repo, "def test_total():\n    assert True\n")
     seed(server, base, head)
-    for text in ("first run", "second run"):
-        response = requests.post(
-            f"{server.url}/repos/{REPO}/issues/{PR}/comments",
-            headers={"Authorization": f"token {DEFAULT_TOKEN}"},
-            json={"body": f"{comment_marker(CHECK)}\n{text}"},
-            timeout=10,
-        )
-        assert response.status_code == 201
+    post_marked_comments(server, "first run", "second run")
     oldest = min(comment.id for comment in server.comments(PR))
     server.script(DELETE_COMMENT, faults.deleted_meanwhile())
     run_pytest(repo)

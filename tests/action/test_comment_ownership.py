@@ -13,7 +13,7 @@ from tests.github_fake import FakeGitHub, faults
 from tests.github_fake.state import User
 
 from ..conftest import Repo
-from .test_action_e2e import CHECK, PR, REPO, Run, event, pull_request, run_pytest, seed
+from .test_action_e2e import CHECK, PR, REPO, Run, event, pull_request, push_another_test
 
 IMPOSTOR = User("marker-copier[bot]", 49_699_333, "Bot")
 
@@ -39,9 +39,7 @@ def test_without_a_check_run_the_comment_it_creates_names_the_account(
     base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head)
     (first,) = server.comments(PR)
-    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
-    seed(server, base, more)
-    run_pytest(repo)
+    more = push_another_test(repo, server, base)
     server.script("POST /repos/{owner}/{repo}/check-runs", faults.not_found())
     second = action(repo, event(tmp_path, base, more, name="second.json"), more)
     assert second.stdout.count("::warning") == 1  # the check run's 404, and nothing about the comment

@@ -20,6 +20,7 @@ from .test_action_e2e import (
     action_environ,
     event,
     pull_request,
+    push_another_test,
     run_entrypoint,
     run_pytest,
     runner_files,
@@ -49,9 +50,7 @@ def test_two_runs_with_the_check_run_off_leave_one_comment(
     base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head, check_run="false")
     (first,) = server.comments(PR)
-    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
-    seed(server, base, more)
-    run_pytest(repo)
+    more = push_another_test(repo, server, base)
     second = action(repo, event(tmp_path, base, more, name="second.json"), more, check_run="false")
     assert "::warning" not in second.stdout
     assert server.check_runs(head) == server.check_runs(more) == []
@@ -86,9 +85,7 @@ def test_with_the_check_run_off_changes_mode_leaves_the_comment_alone_while_the_
     base, head = pull_request(repo, server)
     action(repo, event(tmp_path, base, head), head, check_run="false", comment_mode="changes")
     (first,) = server.comments(PR)
-    more = repo.commit("another test", {"tests/test_more.py": "def test_more():\n    assert True\n"})
-    seed(server, base, more)
-    run_pytest(repo)
+    more = push_another_test(repo, server, base)
     action(repo, event(tmp_path, base, more, name="second.json"), more, check_run="false", comment_mode="changes")
     assert server.check_runs(more) == []
     assert server.requests_to("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}") == []

@@ -4,11 +4,11 @@ without a failing test, truncated streams, and JSON that is not test2json's."""
 from __future__ import annotations
 
 import json
-import tracemalloc
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.go_test_json import GoTestJsonParser
+from tests.summary.memory import memory_kept
 
 
 def event(action: str, package: str | None = None, test: str | None = None, **extra: object) -> str:
@@ -106,14 +106,7 @@ def test_many_one_megabyte_package_names_keep_the_parser_small() -> None:
         for action, test in (("pass", "TestA"), ("pass", None))
     ]
     parser = GoTestJsonParser()
-    tracemalloc.start()
-    try:
-        for line in lines:
-            parser.feed(line)
-        kept, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert kept < 1_000_000
+    assert memory_kept(parser, lines) < 1_000_000
     reading = parser.finish()
     assert reading is not None
     assert reading.counts == Counts(passed=20, failed=0, skipped=0)

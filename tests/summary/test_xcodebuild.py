@@ -4,11 +4,10 @@ runners' output."""
 
 from __future__ import annotations
 
-import tracemalloc
-
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.xcodebuild import XcodebuildParser
+from tests.summary.memory import memory_kept
 
 
 def read(text: str) -> Reading | None:
@@ -164,11 +163,4 @@ def test_a_relaunch_after_a_crash_reads_the_final_root() -> None:
 def test_expected_failures_with_one_megabyte_names_keep_the_parser_small() -> None:
     lines = [f"A.swift:1: Expected failure in -[T.A test{number}{'x' * 1_000_000}]: reason" for number in range(20)]
     parser = XcodebuildParser()
-    tracemalloc.start()
-    try:
-        for line in lines:
-            parser.feed(line)
-        kept, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert kept < 1_000_000
+    assert memory_kept(parser, lines) < 1_000_000
