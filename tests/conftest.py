@@ -7,12 +7,20 @@ import io
 import os
 import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
 from evidence_gate.cli import main
+from evidence_gate.digest import Digest
+from evidence_gate.effects import Effects, effects_for
+from evidence_gate.facts import RunInputs
+from evidence_gate.ledger import Ledger
+from evidence_gate.model import PullRequest
+from evidence_gate.pipeline import run_pipeline
+from evidence_gate.settings import Settings
+from evidence_gate.stacks.table import default_table
 
 
 def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -93,3 +101,27 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
         return CliResult(code=code, out=out.getvalue() + captured.out, err=captured.err)
 
     return run
+
+
+def local_environment() -> dict[str, str]:
+    """This process's environment as a developer's machine has it: no Actions or CI variables."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("GITHUB_", "INPUT_", "RUNNER_")) and name != "CI"
+    }
+
+
+def judge_repo(
+    settings: Settings,
+    *,
+    pull_request: PullRequest | None = None,
+    baseline: Digest | None = None,
+    in_ci: bool = False,
+    effects: Effects | None = None,
+) -> Ledger:
+    """The pipeline on a real repository, with real effects (its checkout, its files, real
+    commands, the clock), as `run` has them; `in_ci` as in an unattended run."""
+    effects = effects or effects_for(settings.repo, local_environment())
+    inputs = RunInputs(pull_request=pull_request, baseline=baseline, table=default_table())
+    return run_pipeline(settings, inputs, replace(effects, in_ci=in_ci))

@@ -17,13 +17,13 @@ from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 
-from .conftest import CliResult, Repo, git
+from .conftest import CliResult, Repo, git, local_environment
 
 
 def changes(repo: Repo, base: str, head: str = "HEAD") -> Change:
     table = default_table()
     classifier = PathClassifier(table=table, matches=detect(repo.path, table).matches)
-    return collect_changes(Git(repo.path), base, head, classifier)
+    return collect_changes(Git(repo.path, local_environment()), base, head, classifier)
 
 
 def by_path(change: Change) -> dict[str, ChangedFile]:

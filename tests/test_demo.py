@@ -37,7 +37,7 @@ CHROMIUM_FLAGS = (
 )
 
 
-def run_demo(cli: Callable[..., CliResult], tmp_path: Path, *args: str) -> tuple[CliResult, Path]:
+def run_demo(cli: Callable[..., CliResult], tmp_path: Path, *args: str | Path) -> tuple[CliResult, Path]:
     preview = tmp_path / "preview.html"
     return cli("demo", "--preview", preview, *args), preview
 
@@ -50,7 +50,7 @@ def check_page(root: HtmlElement) -> None:
     """The comment as a page: the verdict, a row per gate, the three folded blocks with what they fold."""
     assert "<!-- QG:VERDICT:BLOCKED -->" in [f"<!--{node.text}-->" for node in root.xpath("//comment()")]
     assert text(root.xpath("//h3")[0]).endswith("Evidence Gate: Blocked")
-    rows = [[text(cell) for cell in row.xpath("./th|./td")] for row in root.xpath("//table//tr")]
+    rows = [[text(cell) for cell in row.xpath("./th|./td")] for row in root.xpath("(//table)[1]//tr")]
     assert [row[0] for row in rows] == ["Gate", "Test evidence", "Acceptance criteria"]
     assert [row[1] for row in rows[1:]] == ["❌ fail", "❌ fail"]
     details = root.xpath("//details")
@@ -61,10 +61,15 @@ def check_page(root: HtmlElement) -> None:
     ]
     assert "AssertionError: -380 != 0" in text(details[0].xpath(".//pre")[0])
     assert "1 failed, 4 passed, 1 skipped" in text(details[1].xpath(".//pre")[0])
-    criteria = [text(item) for item in details[2].xpath(".//li")]
+    sources = [[text(cell) for cell in row.xpath("./td")] for row in details[1].xpath(".//tbody/tr")]
+    assert sources == [
+        ["build/pytest.log", "pytest", "1 of 5 tests failed, 1 skipped"],
+        ["build/junit.xml", "junit", "1 of 5 tests failed, 1 skipped"],
+    ]
+    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[2].xpath(".//tbody/tr")]
     assert criteria == [
-        f"green: [SHOP-1#1] {CRITERIA[0]}: 1 test passed",
-        f"missing: [SHOP-1#2] {CRITERIA[1]}: no test names it",
+        [f"[SHOP-1#1] {CRITERIA[0]}", "✅ green", "1 test passed"],
+        [f"[SHOP-1#2] {CRITERIA[1]}", "⚠️ missing", "no test names it"],
     ]
     assert not root.xpath("//script|//link|//img|//iframe")
 
@@ -105,7 +110,7 @@ def test_without_pytest_unittest_runs_the_example(
     assert result.code == 0, result.err
     assert result.err.splitlines()[0].startswith("evidence-gate demo: pytest is not installed, so unittest ran")
     assert '"verdict": "BLOCKED"' in result.out
-    assert "2 acceptance criteria, but no JUnit report names tests" in result.out
+    assert "2 acceptance criteria, but no report names test cases (a JUnit XML report does)" in result.out
     assert COUNTS_LINE.replace("**", "") in " ".join(lxml.html.fromstring(preview.read_bytes()).text_content().split())
 
     assert git(example, "log", "--format=%s").splitlines() == ["Add discount codes", "Add the cart"]

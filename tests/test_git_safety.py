@@ -16,7 +16,7 @@ import pytest
 from evidence_gate.freshness import stale_reports
 from evidence_gate.git import open_repository
 
-from .conftest import CliResult, Repo
+from .conftest import CliResult, Repo, local_environment
 
 PASSING_LOG = "tests/test_cart.py::test_total PASSED\n" + "=" * 30 + " 1 passed in 0.01s " + "=" * 30 + "\n"
 JUNIT = '<testsuite name="s" tests="1"><testcase classname="t" name="test_total"/></testsuite>\n'
@@ -174,7 +174,7 @@ def test_one_batch_finds_the_committed_reports_among_fresh_ones_in_any_folder(re
     for path in fresh:
         path.write_text(JUNIT)
     reports = [repo.path / "evidence" / "deep" / "junit.xml", repo.path / "evidence" / "deep" / "link.xml", *fresh]
-    stale = stale_reports(reports, None, open_repository(repo.path))
+    stale = stale_reports(reports, None, open_repository(repo.path, local_environment()))
     assert stale == (
         f"{reports[0]} is committed to git, not produced by this run",
         f"{reports[1]} is committed to git, not produced by this run",

@@ -86,7 +86,7 @@ def test_an_absolute_glob_into_the_workspace_still_refuses_a_symlink_leading_out
     result = cli("run", "--repo", project.path, "--reports", f"{project.path}/evidence/*.log", "--format", "json")
     gate = evidence(result)
     assert gate["verdict"] == "fail"
-    assert any("a symlink leading outside the workspace" in line for line in [gate["summary"], *gate["details"]])
+    assert any("a symlink leading outside the workspace" in line for line in [gate["headline"], *gate["details"]])
 
 
 def test_an_absolute_glob_into_the_workspace_still_refuses_a_fifo(project: Repo, cli: Callable[..., CliResult]) -> None:
@@ -95,4 +95,4 @@ def test_an_absolute_glob_into_the_workspace_still_refuses_a_fifo(project: Repo,
     result = cli("run", "--repo", project.path, "--reports", f"{project.path}/evidence/*.log", "--format", "json")
     gate = evidence(result)
     assert gate["verdict"] == "fail"
-    assert any("a FIFO, not a regular file" in line for line in [gate["summary"], *gate["details"]])
+    assert any("a FIFO, not a regular file" in line for line in [gate["headline"], *gate["details"]])

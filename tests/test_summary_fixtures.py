@@ -39,7 +39,7 @@ def default_parser(folder: str, name: str) -> str:
 
 
 def cases() -> list[tuple[str, str, dict[str, Any]]]:
-    found = []
+    found: list[tuple[str, str, dict[str, Any]]] = []
     for folder in sorted(path for path in FIXTURES.iterdir() if path.is_dir()):
         expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
         found.extend((folder.name, name, entry) for name, entry in sorted(expected.items()))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.errors import UsageError
-from evidence_gate.pipeline import excerpt
+from evidence_gate.summary.excerpt import excerpt
 from evidence_gate.workspace import Refused, Workspace, display, open_regular, write_user_file
 
 from .conftest import write_tree

@@ -14,34 +14,32 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
-from github import Github
-
 from evidence_gate import __version__, policy
 from evidence_gate.base_config import base_config, run_templates
-from evidence_gate.console import mask_secrets
-from evidence_gate.digest import encode
-from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
+from evidence_gate.console import error, mask_secrets, notice, warning
+from evidence_gate.effects import effects_for
+from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.facts import RunInputs
 from evidence_gate.github.client import WaitBudget, make_client
-from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
+from evidence_gate.github.context import FORK_RECIPE, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
-from evidence_gate.github.publish import Published, Publisher, read_baseline
-from evidence_gate.ledger import Ledger, ledger_json, read_ledger
-from evidence_gate.pipeline import RunInputs, run_pipeline
+from evidence_gate.github.publish import checked_ledger, publish_ledger, read_baseline
+from evidence_gate.ledger import Ledger
+from evidence_gate.ledger_document import ledger_json, read_ledger
+from evidence_gate.pipeline import run_pipeline
 from evidence_gate.render import (
     escape_markdown,
-    render_check_run,
-    render_comment,
     render_job_summary,
     render_report,
-    reveal_invisible,
 )
 from evidence_gate.scrub import Scrubber, run_secrets
 from evidence_gate.settings import CommentMode, Settings, resolve
-from evidence_gate.workspace import Refused, Workspace
+from evidence_gate.stacks.table import default_table
+from evidence_gate.workspace import Refused
 
 
 @dataclass(kw_only=True)
@@ -60,14 +58,15 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     workspace_dir = Path(environ.get("GITHUB_WORKSPACE") or ".")
     repo = workspace_dir / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
     config = environ.get("INPUT_CONFIG", "").strip()
-    base = base_config(repo, context.pull_request if context else None, environ, None)
+    effects = replace(effects_for(repo, environ), in_ci=True)  # the action always runs unattended
+    base = base_config(effects, context.pull_request if context else None, None)
     settings = resolve(repo, {}, environ, Path(config) if config else None, base)
     if context is None:
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE
     secrets = run_secrets(environ, settings.github_token)
     mask_secrets(log, secrets)
-    workspace = Workspace.from_environment(repo, environ)
+    workspace = effects.workspace
     # RUNNER_TEMP is emptied after every job, so the base commit's templates are copied there.
     scratch = Path(tempfile.mkdtemp(prefix="evidence-gate-templates-", dir=environ.get("RUNNER_TEMP") or None))
     settings = run_templates(settings, base, workspace, scratch)
@@ -82,15 +81,13 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         if client is not None:
             baseline, note = read_baseline(client, context, settings.check_name)
         inputs = RunInputs(
-            settings=settings,
             pull_request=context.pull_request,
             baseline=baseline,
             baseline_note=note,
-            in_ci=True,
-            workspace=workspace,
+            table=default_table(),
             secrets=secrets,
         )
-        ledger = run_pipeline(inputs)
+        ledger = run_pipeline(settings, inputs, effects)
     default_path = Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
     progress.ledger = ledger
     try:
@@ -148,39 +145,6 @@ def surfaces_off(settings: Settings) -> list[str]:
     return [name for off, name in switches if off]
 
 
-def publish_ledger(client: Github, context: GitHubContext, settings: Settings, ledger: Ledger) -> Published:
-    check_run = None
-    if settings.check_run:
-        digest = encode(ledger) or ""
-        check_run = render_check_run(ledger, settings.templates_dir, reserve=len(digest.encode()) + 1)
-        check_run = check_run.with_summary(f"{check_run.summary}\n{digest}" if digest else check_run.summary)
-    publisher = Publisher(client, context, settings.check_name)
-    return publisher.publish(
-        ledger,
-        render_comment(ledger, settings.templates_dir),
-        check_run,
-        settings.comment_mode,
-        settings.fail_on,
-        pr_body=settings.pr_body,
-    )
-
-
-def checked_ledger(ledger: Ledger, context: GitHubContext, settings: Settings) -> Ledger:
-    """A ledger made elsewhere (on the runner, or by a fork's run) is published only when it is about
-    this pull request's head commit and under this configuration's check name."""
-    pull = context.pull_request
-    if ledger.head is None:
-        raise UsageError("the ledger names no head commit, so it cannot be tied to this pull request")
-    expected = pull.head_sha if pull else context.sha
-    if ledger.head != expected:
-        raise UsageError(f"the ledger is about {ledger.head[:12]}, not {expected[:12]}; refusing to publish it here")
-    if ledger.check_name != settings.check_name:
-        raise UsageError(
-            f"the ledger was made for the check {ledger.check_name!r}, not {settings.check_name!r}; refusing it"
-        )
-    return ledger
-
-
 def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
     counts = ledger.counts
     return {
@@ -193,33 +157,21 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
     }
 
 
-def _escape(text: str) -> str:
-    """Workflow-command data escaping, so a message cannot inject another command, with invisible
-    characters shown."""
-    return reveal_invisible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def notice(log: TextIO, message: str) -> None:
-    log.write(f"::notice title=Evidence Gate::{_escape(message)}\n")
-
-
-def warning(log: TextIO, message: str) -> None:
-    log.write(f"::warning title=Evidence Gate::{_escape(message)}\n")
-
-
 def main() -> int:
+    """The action's entry point: the one place it reads the process's environment."""
     progress = Progress()
+    environ = os.environ
     try:
-        return run_action(os.environ, sys.stdout, progress)
-    except EvidenceGateError as error:
-        sys.stdout.write(f"::error title=Evidence Gate::{_escape(error.one_line())}\n")
-        return error.exit_code
-    except Exception as error:  # a bug: one line that names it, never a traceback
-        message = " ".join(str(error).split())
-        line = f"internal error in evidence-gate {__version__}: {type(error).__name__}"
+        return run_action(environ, sys.stdout, progress)
+    except EvidenceGateError as failure:
+        error(sys.stdout, failure.one_line())
+        return failure.exit_code
+    except Exception as bug:  # a bug: one line that names it, never a traceback
+        message = " ".join(str(bug).split())
+        line = f"internal error in evidence-gate {__version__}: {type(bug).__name__}"
         line = f"{line}: {message} — please report it" if message else f"{line} — please report it"
-        _write_what_remains(os.environ, progress, line)
-        sys.stdout.write(f"::error title=Evidence Gate::{_escape(line)}\n")
+        _write_what_remains(environ, progress, line)
+        error(sys.stdout, line)
         return EXIT_USAGE
 
 

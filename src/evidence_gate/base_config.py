@@ -6,30 +6,28 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
+from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import PullRequest
-from evidence_gate.render.environment import TEMPLATE_NAME
+from evidence_gate.render.environment import TEMPLATE_FOLDERS, TEMPLATE_NAME
 from evidence_gate.settings import BaseConfig, Settings, inputs_from_environment
 from evidence_gate.workspace import Workspace
 
 
-def base_config(
-    repo: Path, pull_request: PullRequest | None, environ: Mapping[str, str], base_flag: str | None
-) -> BaseConfig | None:
+def base_config(effects: Effects, pull_request: PullRequest | None, base_flag: str | None) -> BaseConfig | None:
     """The base commit to read the config file at: `--base`, else the `base` input, else the pull
     request's base; None outside a pull request. Without git there is no reading it: an error,
     never the work tree's file in its place."""
     if pull_request is None:
         return None
-    base = base_flag or inputs_from_environment(environ).get("base") or pull_request.base_sha
-    git = Git(repo)
+    base = base_flag or inputs_from_environment(effects.environ).get("base") or pull_request.base_sha
+    git = effects.checkout()
     commit = git.resolve_commit(base, "base")
-    inside = PurePosixPath(Path(os.path.relpath(repo.resolve(), git.top.resolve())).as_posix())
+    inside = PurePosixPath(Path(os.path.relpath(effects.repo.resolve(), git.top.resolve())).as_posix())
     return BaseConfig(
         commit=commit,
         read=functools.partial(_read, git, commit, inside),
@@ -54,11 +52,13 @@ def templates_at_base(base: BaseConfig, repo: Path, templates_dir: Path, into: P
     decide what reviewers read, so a pull request cannot restyle its own verdict (a comment saying
     PASS beside a failing check run): its changes to them apply once merged, like the config's."""
     relative = PurePosixPath(Path(os.path.relpath(templates_dir, repo)).as_posix())
-    into.mkdir(parents=True, exist_ok=True)
-    for name in base.names(relative):
-        data = base.read(relative / name) if TEMPLATE_NAME.fullmatch(name) else None
-        if data is not None:
-            (into / name).write_bytes(data)
+    for folder in TEMPLATE_FOLDERS:
+        (into / folder).mkdir(parents=True, exist_ok=True)
+        for name in base.names(relative / folder):
+            named = TEMPLATE_NAME.fullmatch(f"{folder}/{name}" if folder else name)
+            data = base.read(relative / folder / name) if named else None
+            if data is not None:
+                (into / folder / name).write_bytes(data)
     return into
 
 

@@ -6,7 +6,6 @@ hook or filter it smuggled in, a test it changed) never finds a token to use or 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 
 SECRET_VARIABLES = frozenset(
@@ -22,7 +21,6 @@ SECRET_VARIABLES = frozenset(
 )
 
 
-def scrubbed_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """`environ` (default: this process's) without the variables that hold a token."""
-    source = os.environ if environ is None else environ
-    return {name: value for name, value in source.items() if name not in SECRET_VARIABLES}
+def scrubbed_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """`environ` (the run's, passed in from the entry point) without the variables that hold a token."""
+    return {name: value for name, value in environ.items() if name not in SECRET_VARIABLES}

@@ -10,7 +10,7 @@ import argparse
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -40,25 +40,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:
+    """The command line. `environ` defaults to this process's environment: the one place the
+    command line reads it, and every verb gets it from here."""
+    environ = os.environ if environ is None else environ
     stream = out or sys.stdout
     for standard in (sys.stdout, sys.stderr):
         if isinstance(standard, io.TextIOWrapper):
             standard.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     machine_output = args.json or getattr(args, "format", None) == "json"
-    if in_actions(os.environ):
-        mask_secrets(sys.stderr, run_secrets(os.environ))
+    if in_actions(environ):
+        mask_secrets(sys.stderr, run_secrets(environ))
     try:
-        with commands_stopped(stream, enabled=in_actions(os.environ) and not machine_output):
-            exit_code: int = args.run(args, stream)
+        with commands_stopped(stream, enabled=in_actions(environ) and not machine_output):
+            exit_code: int = args.run(args, stream, environ)
     except EvidenceGateError as error:
         print(f"evidence-gate: error: {line_safe(error.one_line())}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # the last line of defence: a one-line report, never a traceback
-        if os.environ.get("EVIDENCE_GATE_DEBUG"):
+        if environ.get("EVIDENCE_GATE_DEBUG"):
             raise
         print(
             f"evidence-gate: internal error: {type(error).__name__}: {line_safe(' '.join(str(error).split()))} "

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TextIO
 
+from evidence_gate.render.escaping import reveal_invisible
+
 _LEGACY = "##["
 
 
@@ -59,3 +61,21 @@ def line_safe(text: str) -> str:
     if stripped.startswith("::"):
         text = text[: len(text) - len(stripped)] + ": :" + stripped[2:]
     return text.replace(_LEGACY, "## [")
+
+
+def _escape(text: str) -> str:
+    """Workflow-command data escaping, so a message cannot inject another command, with invisible
+    characters shown."""
+    return reveal_invisible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def notice(log: TextIO, message: str) -> None:
+    log.write(f"::notice title=Evidence Gate::{_escape(message)}\n")
+
+
+def warning(log: TextIO, message: str) -> None:
+    log.write(f"::warning title=Evidence Gate::{_escape(message)}\n")
+
+
+def error(log: TextIO, message: str) -> None:
+    log.write(f"::error title=Evidence Gate::{_escape(message)}\n")

@@ -1,4 +1,5 @@
-"""Acceptance criteria from a pull request body: the checklist under an "Acceptance criteria" heading.
+"""Acceptance criteria from a pull request body (the checklist under an "Acceptance criteria"
+heading), and the tests and test sources that carry their tags.
 
 The body is untrusted text. It is read, never rendered or executed here; only the checklist items'
 order (criterion 1, 2, ...) and their text are kept.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -18,6 +19,7 @@ from evidence_gate.changes import PathClassifier
 from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import FileKind
+from evidence_gate.summary.base import CaseResult
 
 _TASK = re.compile(r"^\[[ xX]\]\s+(?P<text>.*\S)\s*$")
 _TITLE = "acceptance criteria"
@@ -119,3 +121,36 @@ def tagged_sources(
         if places:
             found[tag] = places
     return found
+
+
+MAX_NAMED_PER_TAG = 20  # test names kept per tag for the report; every test is still counted
+
+
+@dataclass
+class TagTally:
+    """The tests that carry one tag: how many, how many did not pass, and the first names of each."""
+
+    total: int = 0
+    unproven: int = 0
+    passed_names: list[str] = field(default_factory=list)
+    unproven_names: list[tuple[str, str]] = field(default_factory=list)  # (name, outcome)
+
+
+class TaggedTests:
+    """The test cases that carry a story's tags, tallied as they stream past: a report may hold
+    thousands of tagged cases (or names of a megabyte), and only counts and a few names are kept."""
+
+    def __init__(self, story: str) -> None:
+        self._tags = re.compile(rf"\[{re.escape(story)}#\d{{1,3}}\]")
+        self.by_tag: dict[str, TagTally] = {}
+
+    def __call__(self, case: CaseResult) -> None:
+        for tag in dict.fromkeys(self._tags.findall(f"{case.classname}\n{case.name}")):
+            tally = self.by_tag.setdefault(tag, TagTally())
+            tally.total += 1
+            if case.outcome != "passed":
+                tally.unproven += 1
+                if len(tally.unproven_names) < MAX_NAMED_PER_TAG:
+                    tally.unproven_names.append((case.display_name, case.outcome))
+            elif len(tally.passed_names) < MAX_NAMED_PER_TAG:
+                tally.passed_names.append(case.display_name)

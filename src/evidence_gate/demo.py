@@ -23,6 +23,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -30,12 +31,15 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from evidence_gate.child_env import scrubbed_environment
+from evidence_gate.effects import effects_for
 from evidence_gate.errors import EvidenceGateError, UsageError
+from evidence_gate.facts import RunInputs
 from evidence_gate.ledger import Ledger
 from evidence_gate.model import PullRequest
-from evidence_gate.pipeline import RunInputs, run_pipeline
+from evidence_gate.pipeline import run_pipeline
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.table import AdapterTable
+from evidence_gate.workspace import Workspace
 
 STORY = "SHOP-1"
 REPORTS = ("build/*.log", "build/*.xml")
@@ -190,48 +194,47 @@ def choose_runner(requested: Runner) -> Runner:
     return requested
 
 
-def run_demo(repo: Path, requested: Runner, table: AdapterTable) -> DemoRun:
+def run_demo(repo: Path, requested: Runner, table: AdapterTable, environ: Mapping[str, str]) -> DemoRun:
     """Build the example in `repo` (an empty or missing directory), run its tests, judge it."""
     runner = choose_runner(requested)
     repo = repo.absolute()  # the runners run in it, and write reports at paths given from it
-    pull_request = build_example(repo)
-    run_tests(repo, runner)
+    pull_request = build_example(repo, environ)
+    run_tests(repo, runner, environ)
     settings = Settings(repo=repo, reports=REPORTS, story=STORY)
-    ledger = run_pipeline(
-        RunInputs(
-            settings=settings,
-            pull_request=pull_request,
-            baseline_note="the demo has no earlier run of the base to compare with",
-            table=table,
-        )
+    inputs = RunInputs(
+        pull_request=pull_request,
+        baseline_note="the demo has no earlier run of the base to compare with",
+        table=table,
     )
+    # The example is the demo's own, made just now: its folder is the workspace, whatever the environment says.
+    ledger = run_pipeline(settings, inputs, effects_for(repo, environ, Workspace.at(repo)))
     return DemoRun(ledger=ledger, runner=runner)
 
 
-def build_example(repo: Path) -> PullRequest:
+def build_example(repo: Path, environ: Mapping[str, str]) -> PullRequest:
     """The example repository: the base commit, then the pull request's head commit on top."""
     repo.mkdir(parents=True, exist_ok=True)
-    _git(repo, _BASE_DATE, "init", "--quiet", "--initial-branch=main")
-    base = _commit(repo, _BASE_DATE, "Add the cart", _BASE_FILES)
-    head = _commit(repo, _HEAD_DATE, "Add discount codes", _HEAD_FILES)
+    _git(environ, repo, _BASE_DATE, "init", "--quiet", "--initial-branch=main")
+    base = _commit(environ, repo, _BASE_DATE, "Add the cart", _BASE_FILES)
+    head = _commit(environ, repo, _HEAD_DATE, "Add discount codes", _HEAD_FILES)
     return PullRequest(number=1, base_sha=base, head_sha=head, body=PR_BODY)
 
 
-def _commit(repo: Path, date: str, message: str, files: dict[str, str]) -> str:
+def _commit(environ: Mapping[str, str], repo: Path, date: str, message: str, files: dict[str, str]) -> str:
     for relative, content in files.items():
         path = repo / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(content, encoding="utf-8")
-    _git(repo, date, "add", "--all")
-    _git(repo, date, "commit", "--quiet", "--no-verify", "-m", message)
-    return _git(repo, date, "rev-parse", "HEAD")
+    _git(environ, repo, date, "add", "--all")
+    _git(environ, repo, date, "commit", "--quiet", "--no-verify", "-m", message)
+    return _git(environ, repo, date, "rev-parse", "HEAD")
 
 
-def _git(repo: Path, date: str, *args: str) -> str:
+def _git(environ: Mapping[str, str], repo: Path, date: str, *args: str) -> str:
     """Git with no user or system configuration (no signing, hooks or identity needed) and a fixed
     identity and date."""
     env = {
-        **os.environ,
+        **scrubbed_environment(environ),
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_AUTHOR_NAME": "Evidence Gate demo",
@@ -253,7 +256,7 @@ def _git(repo: Path, date: str, *args: str) -> str:
     return result.stdout.decode("utf-8", "replace").strip()
 
 
-def run_tests(repo: Path, runner: Runner) -> None:
+def run_tests(repo: Path, runner: Runner, environ: Mapping[str, str]) -> None:
     """Run the example's tests for real, the console log (and pytest's JUnit report) into build/.
 
     Exit 0 or 1 is a run (1: a test failed, as planned); anything else means the tests did not run
@@ -265,7 +268,7 @@ def run_tests(repo: Path, runner: Runner) -> None:
         command = [sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", f"--junitxml={build / 'junit.xml'}"]
     else:
         command = [sys.executable, "-m", "unittest", "discover", "--verbose"]
-    env = scrubbed_environment()
+    env = scrubbed_environment(environ)
     for name in ("PYTEST_ADDOPTS", "PYTHONSAFEPATH"):  # a user's options, or no cwd on sys.path, would change the run
         env.pop(name, None)
     env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1")

@@ -17,6 +17,7 @@ from evidence_gate.git import Git
 
 # File times and git's times come from the same clock, but git keeps whole seconds.
 TOLERANCE_SECONDS = 1.0
+FUTURE_TOLERANCE_SECONDS = 60.0  # a clock and a file system a little apart (a network mount) are not a forgery
 
 
 def parse_since(text: str) -> float:
@@ -50,11 +51,16 @@ def run_started(git: Git | None, since: str | None) -> tuple[float | None, str]:
 
 
 def stale_reports(
-    paths: Sequence[Path], started: float | None, git: Git | None, shown: Mapping[Path, str] | None = None
+    paths: Sequence[Path],
+    started: float | None,
+    git: Git | None,
+    shown: Mapping[Path, str] | None = None,
+    now: float | None = None,
 ) -> tuple[str, ...]:
     """One line per stale report, naming the file (as `shown` names it) and why. Only the checkout
     `git` holds is asked which reports it tracks, in one batch; a report outside it is judged by its
-    time alone."""
+    time alone. A report dated after `now` (the clock's time) was not written by this run either: a
+    file's time is set at will (`touch -d`), and a future one would pass any "written after" test."""
     where = {path: _in_checkout(path, git.top) for path in paths} if git else {}
     tracked = git.tracked(place for places in where.values() for place in places) if git else set()
     stale: list[str] = []
@@ -62,8 +68,12 @@ def stale_reports(
         name = (shown or {}).get(path, str(path))
         if any(place in tracked for place in where.get(path, ())):
             stale.append(f"{name} is committed to git, not produced by this run")
-        elif started is not None and path.stat().st_mtime < started - TOLERANCE_SECONDS:
-            written = datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
+            continue
+        written_at = path.stat().st_mtime
+        written = datetime.fromtimestamp(written_at).astimezone().isoformat(timespec="seconds")
+        if now is not None and written_at > now + FUTURE_TOLERANCE_SECONDS:
+            stale.append(f"{name} is dated {written}, in the future: its time was set, not written by this run")
+        elif started is not None and written_at < started - TOLERANCE_SECONDS:
             stale.append(f"{name} was written at {written}, before this run started")
     return tuple(stale)
 

@@ -14,11 +14,12 @@ in git's environment.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -61,13 +62,14 @@ class RawEntry:
 class Git:
     """A repository, run through the `git` executable with a fixed, predictable configuration."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, environ: Mapping[str, str]) -> None:
         if shutil.which("git") is None:
             raise UsageError("git is not installed or not on PATH")
         if not path.is_dir():
             raise UsageError(f"{path}: no such directory")
         self.path = path
         self.top = path
+        self._environ = scrubbed_environment(environ)
         result = self._run(["rev-parse", "--show-toplevel"], check=False)
         if result.returncode != 0:
             if b"safe.bareRepository" in result.stderr:
@@ -82,7 +84,7 @@ class Git:
         self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None
     ) -> subprocess.CompletedProcess[bytes]:
         full_env = {
-            **scrubbed_environment(),
+            **self._environ,
             "LC_ALL": "C",
             "GIT_TERMINAL_PROMPT": "0",
             "GIT_OPTIONAL_LOCKS": "0",
@@ -242,12 +244,26 @@ class Git:
     def diff_patch(self, old: str, new: str) -> bytes:
         return self._run(["diff", "--patch", *_DIFF_OPTIONS, old, new, "--"]).stdout
 
+    @contextlib.contextmanager
+    def worktree(self, commit: str) -> Iterator[Path]:
+        """A temporary, detached work tree of `commit`, removed afterwards: where a gate runs the code
+        of another commit (the base's tests against the head, say) without touching the checkout.
+        Hooks stay off (`core.hooksPath=/dev/null`), so checking it out runs nothing of the repository's."""
+        with tempfile.TemporaryDirectory(prefix="evidence-gate-worktree-") as scratch:
+            tree = Path(scratch) / "tree"
+            self._run(["worktree", "add", "--detach", "--quiet", os.fsdecode(tree), commit])
+            try:
+                yield tree
+            finally:
+                self._run(["worktree", "remove", "--force", os.fsdecode(tree)], check=False)
+                self._run(["worktree", "prune"], check=False)
 
-def open_repository(path: Path) -> Git | None:
+
+def open_repository(path: Path, environ: Mapping[str, str]) -> Git | None:
     """The git checkout around `path`, or None when there is none (or no git). A planted bare
     repository is an error, not "no checkout": without git, committed reports would go unseen."""
     try:
-        return Git(path)
+        return Git(path, environ)
     except UnsafeRepository:
         raise
     except EvidenceGateError:

@@ -1,33 +1,23 @@
-"""The ledger: the one versioned JSON document every check writes into.
+"""The ledger: what a run found, as the values every check writes into.
 
-It is the artifact that crosses every boundary: between CLI verbs, between a host step and the
-container step, between matrix shards (`merge`), between a fork's run and the `workflow_run` that
-publishes it, and between a base commit's run and the PR's (the baseline digest). Rendering and
-publishing take a ledger and nothing else. Its schema is `schemas/ledger.schema.json`; a ledger
-read from outside (an artifact, another job) is validated against it before use.
+It is what crosses every boundary: between CLI verbs, between a host step and the container step,
+between matrix shards (`merge`), between a fork's run and the `workflow_run` that publishes it, and
+between a base commit's run and the PR's (the baseline digest). Rendering and publishing take a
+ledger and nothing else. Its JSON form, versioned and schema-checked, is `ledger_document.py`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from importlib import resources
-from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import Protocol
 
 from evidence_gate import __version__
-from evidence_gate.documents import clipped, load_json, read_capped, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.model import Counts
-from evidence_gate.workspace import write_user_file
 
-LEDGER_VERSION = 1
-MAX_LEDGER_BYTES = 64 * 1024 * 1024
 MAX_NAMED_TESTS = 5_000  # names kept beside identities, so a test missing from a later run can be named
 MAX_TEST_NAME = 300
 OUTPUT_HEAD_LINES = 50
@@ -48,6 +38,7 @@ class GateVerdict(StrEnum):
     FAIL = "fail"
     NOT_APPLICABLE = "not-applicable"
     UNAVAILABLE = "unavailable"
+    OFF = "off"  # switched off by the configuration (`gates-off`): shown as off, never silently absent
 
 
 class Outcome(StrEnum):
@@ -57,11 +48,11 @@ class Outcome(StrEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Evidence:
-    """A command a gate ran or read, with its output trimmed to its first and last lines."""
+class Excerpt:
+    """Output a gate read (a log) or ran (a command), trimmed to its first and last lines."""
 
-    command: str
-    exit_code: int | None
+    source: str  # the log's name, as reviewers read it, or the command
+    exit_code: int | None  # the exit code it records, when it records one
     output: str
 
 
@@ -75,15 +66,24 @@ class Annotation:
     title: str | None = None
 
 
+class GateData(Protocol):
+    """A gate's typed payload (counts, per-criterion statuses, later hunks and verdict tables): what
+    its partial template lays out. Each gate's class says its JSON form; the ledger's schema checks
+    it, by gate id, and `ledger_document` reads it back through the gate registry."""
+
+    def document(self) -> dict[str, object]: ...
+
+
 @dataclass(frozen=True, kw_only=True)
 class GateResult:
     id: str
     title: str
     verdict: GateVerdict
-    summary: str
-    evidence: tuple[Evidence, ...] = ()
+    headline: str  # the one line the Result column shows
+    excerpts: tuple[Excerpt, ...] = ()
     annotations: tuple[Annotation, ...] = ()
     details: tuple[str, ...] = ()
+    data: GateData | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,8 +143,8 @@ def compare(base_counts: Counts | None, base_tests: dict[str, str], ledger: Ledg
     )
 
 
-def test_id(classname: str, name: str) -> str:
-    """A compact, stable identity for a test: 12 hex digits of SHA-256 of `classname::name`."""
+def case_identity(classname: str, name: str) -> str:
+    """A compact, stable identity for a test case: 12 hex digits of SHA-256 of `classname::name`."""
     return hashlib.sha256(f"{classname}::{name}".encode()).hexdigest()[:12]
 
 
@@ -168,7 +168,13 @@ def overall_verdict(gates: Sequence[GateResult]) -> Verdict:
     return Verdict.PASS
 
 
-_GATE_RANK = {GateVerdict.NOT_APPLICABLE: 0, GateVerdict.PASS: 1, GateVerdict.UNAVAILABLE: 2, GateVerdict.FAIL: 3}
+_GATE_RANK = {
+    GateVerdict.OFF: 0,
+    GateVerdict.NOT_APPLICABLE: 1,
+    GateVerdict.PASS: 2,
+    GateVerdict.UNAVAILABLE: 3,
+    GateVerdict.FAIL: 4,
+}
 
 
 def merge(ledgers: Sequence[Ledger]) -> Ledger:
@@ -205,170 +211,14 @@ def merge(ledgers: Sequence[Ledger]) -> Ledger:
 
 
 def _merge_gate(left: GateResult, right: GateResult) -> GateResult:
+    """The worse of two shards' results of one gate, with both shards' lines. Their typed payloads
+    describe different runs: one is kept only when both shards agree on it, else the details speak."""
     worst = max((left, right), key=lambda gate: _GATE_RANK[gate.verdict])
     return replace(
         worst,
-        summary=left.summary if left.summary == right.summary else f"{left.summary}; {right.summary}",
-        evidence=left.evidence + right.evidence,
+        data=left.data if left.data == right.data else None,
+        headline=left.headline if left.headline == right.headline else f"{left.headline}; {right.headline}",
+        excerpts=left.excerpts + right.excerpts,
         annotations=left.annotations + right.annotations,
         details=left.details + right.details,
     )
-
-
-def to_document(ledger: Ledger) -> dict[str, Any]:
-    counts = ledger.counts
-    return {
-        "version": LEDGER_VERSION,
-        "tool": {"name": "evidence-gate", "version": ledger.tool_version},
-        "check_name": ledger.check_name,
-        "verdict": str(ledger.verdict),
-        "head": ledger.head,
-        "base": ledger.base,
-        "stack": ledger.stack,
-        "counts": (
-            None
-            if counts is None
-            else {
-                "executed": counts.executed,
-                "passed": counts.passed,
-                "failed": counts.failed,
-                "skipped": counts.skipped,
-            }
-        ),
-        "tests": {
-            "id": "sha256(classname::name)[:12]",
-            "outcomes": dict(sorted(ledger.tests.items())),
-            "names": dict(sorted(ledger.test_names.items())),
-        },
-        "baseline": ledger.baseline,
-        "deltas": None if ledger.deltas is None else asdict(ledger.deltas),
-        "failed_tests": [
-            {"name": test.name, "message": test.message, "path": test.path, "line": test.line}
-            for test in ledger.failed_tests
-        ],
-        "gates": [
-            {
-                "id": gate.id,
-                "title": gate.title,
-                "verdict": str(gate.verdict),
-                "summary": gate.summary,
-                "details": list(gate.details),
-                "evidence": [
-                    {"command": item.command, "exit_code": item.exit_code, "output": item.output}
-                    for item in gate.evidence
-                ],
-                "annotations": [
-                    {
-                        "path": note.path,
-                        "line": note.line,
-                        "end_line": note.end_line,
-                        "level": note.level,
-                        "message": note.message,
-                        "title": note.title,
-                    }
-                    for note in gate.annotations
-                ],
-            }
-            for gate in ledger.gates
-        ],
-    }
-
-
-def _schema() -> dict[str, Any]:
-    text = resources.files("evidence_gate.schemas").joinpath("ledger.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-def from_document(document: Any, source: str) -> Ledger:
-    """A ledger from its JSON form, validated first: a ledger from an artifact is untrusted data.
-    Its verdict is never taken on trust: it is recomputed from its gates, and a stated verdict that
-    differs from theirs adds a failed `ledger` gate."""
-    errors = sorted(
-        jsonschema.Draft202012Validator(_schema()).iter_errors(document), key=lambda error: list(error.absolute_path)
-    )
-    if errors:
-        where = clipped("/".join(str(part) for part in errors[0].absolute_path)) or "(top level)"
-        raise UsageError(f"{source}: not a valid ledger: {where}: {schema_message(errors[0])}")
-    counts = document["counts"]
-    gates = _gates(document["gates"])
-    stated, recomputed = Verdict(document["verdict"]), overall_verdict(gates)
-    if stated is not recomputed:
-        gates += (
-            GateResult(
-                id="ledger",
-                title="Ledger",
-                verdict=GateVerdict.FAIL,
-                summary=f"the ledger says {stated}, but its gates say {recomputed}: the verdict is always the"
-                " gates', and a ledger that contradicts them fails",
-            ),
-        )
-    return Ledger(
-        verdict=overall_verdict(gates),
-        head=document["head"],
-        base=document["base"],
-        stack=document["stack"],
-        check_name=document["check_name"],
-        tool_version=document["tool"]["version"],
-        counts=None
-        if counts is None
-        else Counts(passed=counts["passed"], failed=counts["failed"], skipped=counts["skipped"]),
-        tests=dict(document["tests"]["outcomes"]),
-        test_names=dict(document["tests"].get("names", {})),
-        baseline=document["baseline"],
-        deltas=None if document["deltas"] is None else Deltas(**document["deltas"]),
-        failed_tests=tuple(
-            FailedTest(name=test["name"], message=test["message"], path=test["path"], line=test["line"])
-            for test in document["failed_tests"]
-        ),
-        gates=gates,
-    )
-
-
-def _gates(documents: list[dict[str, Any]]) -> tuple[GateResult, ...]:
-    return tuple(
-        GateResult(
-            id=gate["id"],
-            title=gate["title"],
-            verdict=GateVerdict(gate["verdict"]),
-            summary=gate["summary"],
-            details=tuple(gate["details"]),
-            evidence=tuple(
-                Evidence(command=item["command"], exit_code=item["exit_code"], output=item["output"])
-                for item in gate["evidence"]
-            ),
-            annotations=tuple(
-                Annotation(
-                    path=note["path"],
-                    line=note["line"],
-                    end_line=note["end_line"],
-                    level=note["level"],
-                    message=note["message"],
-                    title=note["title"],
-                )
-                for note in gate["annotations"]
-            ),
-        )
-        for gate in documents
-    )
-
-
-def ledger_json(ledger: Ledger) -> str:
-    """The ledger as the JSON text written to a file; ASCII, so any path or name survives."""
-    return json.dumps(to_document(ledger), indent=2, ensure_ascii=True) + "\n"
-
-
-def write_ledger(ledger: Ledger, path: Path) -> None:
-    """Write the ledger where the user asked (a command-line path); outputs named by a repository's
-    config go through `Workspace.write_text` instead."""
-    write_user_file(path, ledger_json(ledger))
-
-
-def read_ledger(path: Path) -> Ledger:
-    """A ledger file, read in bounded time and memory (see documents.py): an artifact is untrusted."""
-    document = load_json(read_capped(path, MAX_LEDGER_BYTES, UsageError, "the ledger"), str(path), UsageError)
-    return from_document(document, str(path))
-
-
-def read_ledgers(paths: Iterable[Path]) -> list[Ledger]:
-    return [read_ledger(path) for path in paths]

@@ -192,3 +192,4 @@ class PullRequest:
     base_sha: str
     head_sha: str
     body: str
+    labels: tuple[str, ...] = ()

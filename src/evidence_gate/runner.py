@@ -9,7 +9,6 @@ Output goes to a file, so a long run is read in bounded memory like any log.
 
 from __future__ import annotations
 
-import os
 import shlex
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -43,10 +42,13 @@ def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
         )
 
 
-def run_command(argv: Sequence[str], cwd: Path, output: Path, timeout: float) -> CommandRun:
+def run_command(
+    argv: Sequence[str], cwd: Path, output: Path, timeout: float, *, environ: Mapping[str, str]
+) -> CommandRun:
     """Run the program `argv[0]` with the arguments `argv[1:]` in `cwd`, no shell in between,
-    stdout and stderr together into `output`."""
-    refuse_untrusted_head(os.environ)
+    stdout and stderr together into `output`. `environ` is the run's environment: it says whether
+    the head may run at all, and the program gets it without its tokens."""
+    refuse_untrusted_head(environ)
     command = shlex.join(argv)
     try:
         with output.open("wb") as sink:
@@ -56,7 +58,7 @@ def run_command(argv: Sequence[str], cwd: Path, output: Path, timeout: float) ->
                 stdin=subprocess.DEVNULL,
                 stdout=sink,
                 stderr=subprocess.STDOUT,
-                env=scrubbed_environment(),
+                env=scrubbed_environment(environ),
                 timeout=timeout,
                 check=False,
             )

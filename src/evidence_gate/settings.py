@@ -5,7 +5,7 @@ and may name files outside the repository; the config file's may not.
 
 In a pull request the work tree is the pull request's, so its config file would let it configure
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
-each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`), names the
+each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`, `gates-off`), names the
 required check (`check-name`) or decides what reviewers see and where the result goes
 (`comment-mode`, `check-run`, `pr-body`, `job-summary`, `templates-dir`,
 `ledger-out`). A pull request's change to the file is noted and
@@ -63,8 +63,10 @@ KEYS = (
     "check-run",
     "pr-body",
     "job-summary",
+    "gates-off",
 )
 SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
+LIST_KEYS = ("reports", "gates-off")  # an input of one item a line
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,6 +87,7 @@ class Settings:
     check_run: bool = True
     pr_body: bool = True
     job_summary: bool = True
+    gates_off: tuple[str, ...] = ()  # gate ids switched off: each is shown as off, never silently absent
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -105,7 +108,7 @@ def inputs_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     for key in KEYS:
         value = environ.get(f"INPUT_{key.upper()}", "").strip()
         if value:
-            found[key] = _lines(value) if key == "reports" else value
+            found[key] = _lines(value) if key in LIST_KEYS else value
     return found
 
 
@@ -195,6 +198,7 @@ def resolve(
         check_run=check_run,
         pr_body=pr_body,
         job_summary=job_summary,
+        gates_off=tuple(dict.fromkeys(merged.get("gates-off", ()))),
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 from tests.github_fake import FakeGitHub, faults
 
 from ..conftest import Repo
-from .test_action_e2e import (
+from .harness import (
     BODY,
     PR,
     REPO,

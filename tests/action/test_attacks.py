@@ -9,8 +9,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from evidence_gate.ledger import GateVerdict, Verdict
-from tests.action.test_action_e2e import PR, Run, event, pull_request, run_pytest
+from tests.action.harness import PR, Run, event, pull_request, run_pytest
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub
 
 from ..conftest import Repo
@@ -42,7 +44,7 @@ def test_a_report_linked_to_the_process_environment_is_refused_and_nothing_leaks
     evidence = run.ledger.gate("evidence")
     assert evidence is not None
     assert evidence.verdict is GateVerdict.FAIL
-    assert "environ.log: a symlink leading outside the workspace" in evidence.summary
+    assert "environ.log: a symlink leading outside the workspace" in evidence.headline
     assert run.ledger.verdict is Verdict.BLOCKED
     published = everything_published(server, run, head)
     assert DEFAULT_TOKEN not in published
@@ -77,7 +79,7 @@ def test_a_fifo_left_by_the_test_step_is_refused_without_hanging(
     evidence = run.ledger.gate("evidence")
     assert evidence is not None
     assert evidence.verdict is GateVerdict.FAIL
-    assert "pipe.log: a FIFO, not a regular file" in evidence.summary
+    assert "pipe.log: a FIFO, not a regular file" in evidence.headline
 
 
 def test_a_committed_link_to_the_root_is_not_searched(
@@ -134,26 +136,42 @@ def test_a_report_whose_name_is_not_utf8_is_read_and_published(
     assert "pytest-\ufffd.log" in server.comments(PR)[0].body
 
 
+@pytest.mark.parametrize(
+    ("template", "at_base", "shown"),
+    [
+        (
+            "comment.md.j2",
+            "{{ comment_marker }}\nThe base commit's comment: {{ verdict }}\n",
+            "The base commit's comment: BLOCKED",
+        ),
+        (
+            "gates/evidence.md.j2",
+            "The base commit's evidence partial: {{ gate.verdict }}\n",
+            "The base commit's evidence partial: FAIL",
+        ),
+    ],
+)
 def test_templates_a_pull_request_changes_apply_only_once_merged(
-    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run], template: str, at_base: str, shown: str
 ) -> None:
+    """The comment's template, or one gate's partial: the base commit's stands in the pull request."""
     base = repo.commit(
         "base",
         {
             "pyproject.toml": "[project]\nname = 'shop'\n",
             ".gitignore": "build/\n",
             ".github/evidence-gate.yml": "templates-dir: templates\n",
-            "templates/comment.md.j2": "{{ comment_marker }}\nThe base commit's comment: {{ verdict }}\n",
+            f"templates/{template}": at_base,
         },
     )
     repo.git("checkout", "--quiet", "-b", "feature")
     forged = "{{ comment_marker }}\n## ✅ Everything passed, merge away\n"
     failing = 'import os\n\n\ndef test_refund():\n    assert os.sep == "?"\n'
-    head = repo.commit("restyle", {"templates/comment.md.j2": forged, "tests/test_refund.py": failing})
+    head = repo.commit("restyle", {f"templates/{template}": forged, "tests/test_refund.py": failing})
     server.add_pull("octo-org/shop", PR, head_sha=head, base_sha=base, body="")
     run_pytest(repo)
     run = action(repo, event(tmp_path, base, head), head)
     assert run.ledger.verdict is Verdict.BLOCKED
     (comment,) = server.comments(PR)
     assert "Everything passed" not in comment.body
-    assert "The base commit's comment: BLOCKED" in comment.body
+    assert shown in comment.body

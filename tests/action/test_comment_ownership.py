@@ -13,7 +13,7 @@ from tests.github_fake import FakeGitHub, faults
 from tests.github_fake.state import User
 
 from ..conftest import Repo
-from .test_action_e2e import CHECK, PR, REPO, Run, event, pull_request, push_another_test
+from .harness import CHECK, PR, REPO, Run, event, pull_request, push_another_test
 
 IMPOSTOR = User("marker-copier[bot]", 49_699_333, "Bot")
 

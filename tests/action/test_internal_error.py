@@ -12,7 +12,7 @@ from evidence_gate.ledger import Verdict
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo
-from .test_action_e2e import PR, Run, event, pull_request
+from .harness import PR, Run, event, pull_request
 
 # A template asking for more memory than there is: `str.center` of 2**62 characters raises MemoryError,
 # which the sandbox does not bound and nothing in the action expects.

@@ -13,7 +13,7 @@ from evidence_gate.render import ZERO_WIDTH_SPACE
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo
-from .test_action_e2e import PR, Run, event, make_repo, seed
+from .harness import PR, Run, event, make_repo, seed
 
 DISGUISED = "test_\u202ednufer\u202c"  # reads as test_refund
 MESSAGE = "expected\u200b 10\u2066 %\u2069 off\ufeff"
@@ -59,14 +59,14 @@ def test_a_disguised_test_name_is_shown_for_what_it_is_everywhere(
         assert shown(text), name
     for name in ("comment", "check text", "annotation title", "pr body", "job summary"):
         assert "U+202E" in texts[name], name  # as Markdown escapes it: test\_&lt;U+202E&gt;dnufer&lt;U+202C&gt;
-    assert annotation.title == "tests.test_cart::test_<U+202E>dnufer<U+202C> failed"
+    assert annotation.title == "tests/test_cart.py::test_<U+202E>dnufer<U+202C> failed"
     assert "expected<U+200B> 10<U+2066> %<U+2069> off<U+FEFF>" in annotation.message
 
 
 def test_a_workflow_command_line_shows_invisible_characters(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    from .test_action_e2e import action_environ, run_entrypoint, runner_files
+    from .harness import action_environ, run_entrypoint, runner_files
 
     base, head = make_repo(repo, "def test_total():\n    assert True\n")
     files = runner_files(tmp_path)

@@ -14,22 +14,19 @@ from evidence_gate.digest import decode, encode
 from evidence_gate.errors import UsageError
 from evidence_gate.ledger import (
     Annotation,
-    Evidence,
+    Excerpt,
     FailedTest,
     GateResult,
     GateVerdict,
     Ledger,
     Verdict,
     compare,
-    from_document,
     merge,
     overall_verdict,
-    read_ledger,
-    to_document,
     trim_output,
-    write_ledger,
 )
-from evidence_gate.ledger import test_id as identity_of
+from evidence_gate.ledger import case_identity as identity_of
+from evidence_gate.ledger_document import from_document, read_ledger, to_document, write_ledger
 from evidence_gate.model import Counts
 
 
@@ -38,8 +35,8 @@ def gate(verdict: GateVerdict, gate_id: str = "evidence", note: str = "a.py") ->
         id=gate_id,
         title="Test evidence",
         verdict=verdict,
-        summary=f"{verdict}",
-        evidence=(Evidence(command="read log", exit_code=None, output="ok"),),
+        headline=f"{verdict}",
+        excerpts=(Excerpt(source="read log", exit_code=None, output="ok"),),
         annotations=(Annotation(path=note, line=3, end_line=3, level="failure", message="boom"),),
     )
 

@@ -10,22 +10,13 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.errors import UsageError
-from evidence_gate.ledger import (
-    GateResult,
-    GateVerdict,
-    Ledger,
-    Verdict,
-    from_document,
-    merge,
-    read_ledger,
-    to_document,
-    write_ledger,
-)
+from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, merge
+from evidence_gate.ledger_document import from_document, read_ledger, to_document, write_ledger
 from evidence_gate.model import Counts
 
 
 def shard(verdict: GateVerdict, head: str | None = "a" * 40, check_name: str = "Evidence Gate") -> Ledger:
-    gates = (GateResult(id="evidence", title="Test evidence", verdict=verdict, summary=str(verdict)),)
+    gates = (GateResult(id="evidence", title="Test evidence", verdict=verdict, headline=str(verdict)),)
     return Ledger(
         verdict=Verdict.PASS if verdict is GateVerdict.PASS else Verdict.BLOCKED,
         head=head,
@@ -45,7 +36,7 @@ def test_a_stated_pass_over_a_failed_gate_reads_as_blocked_with_the_reason() -> 
     forged = ledger.gate("ledger")
     assert forged is not None
     assert forged.verdict is GateVerdict.FAIL
-    assert forged.summary.startswith("the ledger says PASS, but its gates say BLOCKED")
+    assert forged.headline.startswith("the ledger says PASS, but its gates say BLOCKED")
 
 
 def test_a_stated_pass_over_gates_that_proved_nothing_is_not_a_pass() -> None:

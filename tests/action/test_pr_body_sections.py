@@ -12,7 +12,7 @@ import pytest
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo
-from .test_action_e2e import BODY, CHECK, PR, REPO, TESTS, Run, event, make_repo, pull_request, run_pytest
+from .harness import BODY, CHECK, PR, REPO, TESTS, Run, event, make_repo, pull_request, run_pytest
 
 WEB = "Evidence Gate: web"
 # The markers as bodies hold them: an earlier release's, and one pair per check name (its slug).

@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo
-from .test_action_e2e import (
+from .harness import (
     BODY,
     PR,
     START,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evidence_gate.criteria_source import Criterion
-from evidence_gate.gates.criteria import CriteriaFacts, TagTally, judge_criteria
+from evidence_gate.criteria_source import Criterion, TagTally
+from evidence_gate.gates.criteria import CriteriaFacts, judge_criteria
 from evidence_gate.ledger import GateVerdict
 
 CHECKLIST = (Criterion(number=1, text="refunds are logged"), Criterion(number=2, text="totals round down"))
@@ -15,16 +15,14 @@ def tally(total: int, unproven: int = 0) -> TagTally:
 
 
 def test_every_criterion_proven_passes() -> None:
-    facts = CriteriaFacts(
-        checklist=CHECKLIST, story="S", junit_reports=1, tagged={"[S#1]": tally(2), "[S#2]": tally(1)}
-    )
+    facts = CriteriaFacts(checklist=CHECKLIST, story="S", case_reports=1, tagged={"[S#1]": tally(2), "[S#2]": tally(1)})
     gate = judge_criteria(facts)
-    assert (gate.verdict, gate.summary) == (GateVerdict.PASS, "2 of 2 acceptance criteria proven by passing tests")
+    assert (gate.verdict, gate.headline) == (GateVerdict.PASS, "2 of 2 acceptance criteria proven by passing tests")
 
 
 def test_a_criterion_with_a_failing_test_fails() -> None:
     facts = CriteriaFacts(
-        checklist=CHECKLIST, story="S", junit_reports=1, tagged={"[S#1]": tally(2, 1), "[S#2]": tally(1)}
+        checklist=CHECKLIST, story="S", case_reports=1, tagged={"[S#1]": tally(2, 1), "[S#2]": tally(1)}
     )
     gate = judge_criteria(facts)
     assert gate.verdict is GateVerdict.FAIL
@@ -33,7 +31,7 @@ def test_a_criterion_with_a_failing_test_fails() -> None:
 
 def test_a_tag_only_in_the_test_sources_is_red() -> None:
     facts = CriteriaFacts(
-        checklist=CHECKLIST[:1], story="S", junit_reports=1, sources={"[S#1]": ["tests/test_refund.py:4"]}
+        checklist=CHECKLIST[:1], story="S", case_reports=1, sources={"[S#1]": ["tests/test_refund.py:4"]}
     )
     assert judge_criteria(facts).verdict is GateVerdict.FAIL
 
@@ -43,18 +41,18 @@ def test_too_many_criteria_fail_with_the_reason() -> None:
         checklist=(), checklist_problem="201 acceptance criteria; at most 200 are read", too_many=True
     )
     gate = judge_criteria(facts)
-    assert (gate.verdict, gate.summary) == (GateVerdict.FAIL, "201 acceptance criteria; at most 200 are read")
+    assert (gate.verdict, gate.headline) == (GateVerdict.FAIL, "201 acceptance criteria; at most 200 are read")
 
 
 def test_a_body_without_a_checklist_is_not_applicable_and_says_why() -> None:
     gate = judge_criteria(CriteriaFacts(checklist=(), checklist_problem="no checklist items under the heading"))
-    assert (gate.verdict, gate.summary) == (GateVerdict.NOT_APPLICABLE, "no checklist items under the heading")
+    assert (gate.verdict, gate.headline) == (GateVerdict.NOT_APPLICABLE, "no checklist items under the heading")
 
 
 def test_criteria_without_a_story_or_reports_cannot_be_judged() -> None:
-    assert judge_criteria(CriteriaFacts(checklist=CHECKLIST, junit_reports=1)).verdict is GateVerdict.UNAVAILABLE
+    assert judge_criteria(CriteriaFacts(checklist=CHECKLIST, case_reports=1)).verdict is GateVerdict.UNAVAILABLE
     no_reports = judge_criteria(CriteriaFacts(checklist=CHECKLIST[:1], story="S"))
-    assert (no_reports.verdict, no_reports.summary) == (
+    assert (no_reports.verdict, no_reports.headline) == (
         GateVerdict.UNAVAILABLE,
-        "1 acceptance criterion, but no JUnit report names tests",
+        "1 acceptance criterion, but no report names test cases (a JUnit XML report does)",
     )

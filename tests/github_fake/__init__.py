@@ -23,8 +23,9 @@ from .fixture import (
     github_server,
     start_github_server,
 )
-from .server import DEFAULT_TOKEN, FakeGitHub, LoggedRequest, Violation
+from .server import DEFAULT_TOKEN, FakeGitHub
 from .spec import SpecNotInstalledError, load_spec, spec_path
+from .wire import LoggedRequest, Violation
 
 __all__ = [
     "BASE_SHA",

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import unquote, urlencode
 
+from . import check_templates as ct
 from . import templates as t
 from .state import ACTIONS_BOT, CheckRun, Comment, Json, PullRequest, Repo, Store, now
 from .templates import ACTIONS_APP_ID, Urls
@@ -181,9 +182,9 @@ def get_commit(call: Call) -> Reply:
     ref = call.params["ref"]
     for pr in call.repo.pulls.values():
         if ref in (pr.head_sha, pr.head_ref):
-            return Reply(200, t.commit(call.urls, call.repo, pr.head_sha, [pr.base_sha], pr.title, pr.user))
+            return Reply(200, ct.commit(call.urls, call.repo, pr.head_sha, [pr.base_sha], pr.title, pr.user))
         if ref in (pr.base_sha, pr.base_ref):
-            return Reply(200, t.commit(call.urls, call.repo, pr.base_sha, [], "Initial commit", call.repo.owner))
+            return Reply(200, ct.commit(call.urls, call.repo, pr.base_sha, [], "Initial commit", call.repo.owner))
     return Reply(422, {"message": f"No commit found for SHA: {ref}", "documentation_url": call.urls.html("docs/rest")})
 
 
@@ -196,7 +197,7 @@ def create_check_run(call: Call) -> Reply:
     run = CheckRun(id=call.store.next_id("check_run"), name=call.body["name"], head_sha=sha, check_suite_id=suite)
     run.apply(call.body)
     repo.check_runs[run.id] = run
-    return Reply(201, t.check_run(call.urls, repo, run))
+    return Reply(201, ct.check_run(call.urls, repo, run))
 
 
 def _run(call: Call) -> CheckRun | None:
@@ -205,7 +206,7 @@ def _run(call: Call) -> CheckRun | None:
 
 def get_check_run(call: Call) -> Reply:
     run = _run(call)
-    return Reply(200, t.check_run(call.urls, call.repo, run)) if run else call.not_found()
+    return Reply(200, ct.check_run(call.urls, call.repo, run)) if run else call.not_found()
 
 
 def update_check_run(call: Call) -> Reply:
@@ -213,7 +214,7 @@ def update_check_run(call: Call) -> Reply:
     if run is None:
         return call.not_found()
     run.apply(call.body)
-    return Reply(200, t.check_run(call.urls, call.repo, run))
+    return Reply(200, ct.check_run(call.urls, call.repo, run))
 
 
 def list_check_runs_for_ref(call: Call) -> Reply:
@@ -228,7 +229,7 @@ def list_check_runs_for_ref(call: Call) -> Reply:
         # the most recent run of each name (a re-run replaces the run before it)
         runs = sorted({r.name: r for r in runs}.values(), key=lambda r: r.id)
     chunk, headers = paginate(call, runs)
-    body = {"total_count": len(runs), "check_runs": [t.check_run(call.urls, call.repo, r) for r in chunk]}
+    body = {"total_count": len(runs), "check_runs": [ct.check_run(call.urls, call.repo, r) for r in chunk]}
     return Reply(200, body, headers)
 
 
@@ -237,7 +238,7 @@ def list_annotations(call: Call) -> Reply:
     if run is None:
         return call.not_found()
     chunk, headers = paginate(call, run.annotations)
-    return Reply(200, [t.check_annotation(call.urls, call.repo, run, a) for a in chunk], headers)
+    return Reply(200, [ct.check_annotation(call.urls, call.repo, run, a) for a in chunk], headers)
 
 
 ROUTES: tuple[Route, ...] = (

@@ -13,20 +13,14 @@ validator's message); a response of the fake's own that breaks the description i
 from __future__ import annotations
 
 import json
-import select
-import socket
-import struct
 import threading
 import time
 import traceback
 import uuid
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from . import templates as t
 from .faults import NOT_ACCESSIBLE_MESSAGE, Fault
@@ -34,62 +28,9 @@ from .limits import limit_errors
 from .routes import ROUTES, Call, Reply, Route, find_route, route_by_name
 from .spec import Exchange, GitHubSpec, load_spec
 from .state import OCTOCAT, CheckRun, Comment, PullRequest, Repo, Store, User, now
+from .wire import Handler, HTTPServer, Incoming, LoggedRequest, Outgoing, Violation
 
 DEFAULT_TOKEN = "ghs_evidenceGateFakeToken0123456789abcd"  # a fake server's fake token
-
-
-@dataclass(frozen=True)
-class LoggedRequest:
-    """One request as received. `headers` has lower-case names; `json` is the parsed body (None if none)."""
-
-    method: str
-    path: str
-    query: tuple[tuple[str, str], ...]
-    headers: Mapping[str, str]
-    json: Any
-    raw_body: bytes
-    route: str | None  # operation id, None when no route matched
-    status: int = 0  # the status the fake answered with
-    received_at: float = 0.0  # time.monotonic() when the request arrived, to measure a client's waits
-
-    @property
-    def query_dict(self) -> dict[str, str]:
-        return dict(self.query)
-
-
-@dataclass(frozen=True)
-class Violation:
-    """Something that would make the real GitHub reject the request, or a response breaking the description."""
-
-    kind: str  # "route", "auth", "json", "request" (description), "limit" (GitHub's limits), "response", "crash"
-    method: str
-    path: str
-    messages: tuple[str, ...]
-
-    def __str__(self) -> str:
-        lines = "\n".join(f"    - {m}" for m in self.messages)
-        return f"{self.kind}: {self.method} {self.path}\n{lines}"
-
-
-@dataclass
-class _Incoming:
-    method: str
-    path: str
-    query: tuple[tuple[str, str], ...]
-    headers: list[tuple[str, str]]
-    body: bytes
-
-    @property
-    def header_map(self) -> dict[str, str]:
-        return {k.lower(): v for k, v in self.headers}
-
-
-@dataclass
-class _Outgoing:
-    status: int
-    headers: list[tuple[str, str]] = field(default_factory=list)
-    body: bytes = b""
-    drop: Fault | None = None  # no answer at all: see Fault.drop
 
 
 class FakeGitHub:
@@ -110,8 +51,8 @@ class FakeGitHub:
         self._requests: list[LoggedRequest] = []
         self._violations: list[Violation] = []
         self._faults: dict[str, deque[Fault]] = {}
-        self._httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.fake = self
+        self._httpd = HTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.handle = self.handle
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
         self.urls = t.Urls(self.url)
         self._thread: threading.Thread | None = None
@@ -256,7 +197,7 @@ class FakeGitHub:
 
     # --- handling ------------------------------------------------------------------------------------------------
 
-    def handle(self, incoming: _Incoming) -> _Outgoing:
+    def handle(self, incoming: Incoming) -> Outgoing:
         received_at = time.monotonic()
         with self._lock:
             found = find_route(incoming.method, incoming.path)
@@ -266,7 +207,7 @@ class FakeGitHub:
             except Exception:  # a bug in the fake: fail the test, answer 500 rather than hang the client
                 trace = traceback.format_exc()
                 self._violation("crash", incoming, [trace])
-                out = _Outgoing(500, [("Content-Type", "text/plain; charset=utf-8")], trace.encode())
+                out = Outgoing(500, [("Content-Type", "text/plain; charset=utf-8")], trace.encode())
             self._requests.append(
                 LoggedRequest(
                     method=incoming.method,
@@ -282,10 +223,10 @@ class FakeGitHub:
             )
             return out
 
-    def _violation(self, kind: str, incoming: _Incoming, messages: Sequence[str]) -> None:
+    def _violation(self, kind: str, incoming: Incoming, messages: Sequence[str]) -> None:
         self._violations.append(Violation(kind, incoming.method, incoming.path, tuple(messages)))
 
-    def _process(self, incoming: _Incoming, route: Route | None, params: dict[str, str]) -> _Outgoing:
+    def _process(self, incoming: Incoming, route: Route | None, params: dict[str, str]) -> Outgoing:
         u = self.urls
         if route is None:
             implemented = ", ".join(r.key for r in ROUTES)
@@ -303,7 +244,7 @@ class FakeGitHub:
         )
         reply = self._answer(incoming, route, params, exchange)
         if isinstance(reply, Fault):
-            return _Outgoing(0, drop=reply)
+            return Outgoing(0, drop=reply)
         out = self._render(reply)
         errors = self.spec.response_errors(exchange, out.status, out.headers, out.body or None)
         if errors:
@@ -312,7 +253,7 @@ class FakeGitHub:
             return self._render(_unprocessable(u, text, errors, "fake-github-response"))
         return out
 
-    def _answer(self, incoming: _Incoming, route: Route, params: dict[str, str], exchange: Exchange) -> Reply | Fault:
+    def _answer(self, incoming: Incoming, route: Route, params: dict[str, str], exchange: Exchange) -> Reply | Fault:
         u = self.urls
         auth = incoming.header_map.get("authorization", "")
         scheme, _, credential = auth.partition(" ")
@@ -368,7 +309,7 @@ class FakeGitHub:
             fault.status, t.error(self.urls, fault.message, fault.status, fault.doc), list(fault.headers.items())
         )
 
-    def _render(self, reply: Reply) -> _Outgoing:
+    def _render(self, reply: Reply) -> Outgoing:
         reset = str(int(time.time()) + 3600)
         headers: dict[str, tuple[str, str]] = {}
         defaults = [
@@ -391,7 +332,7 @@ class FakeGitHub:
             headers.pop("content-type")
         else:
             body = json.dumps(reply.body, ensure_ascii=False).encode("utf-8")
-        return _Outgoing(reply.status, list(headers.values()), body)
+        return Outgoing(reply.status, list(headers.values()), body)
 
 
 def _doc(route: Route) -> str:
@@ -415,65 +356,3 @@ def _parse_json(raw: bytes) -> Any:
         return json.loads(raw)
     except ValueError:
         return None
-
-
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: FakeGitHub
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _HTTPServer
-    protocol_version = "HTTP/1.1"  # keep-alive, as clients pool connections
-    disable_nagle_algorithm = True  # headers and body go out in two writes: without this, +40 ms per request
-
-    def _serve(self) -> None:
-        split = urlsplit(self.path)
-        incoming = _Incoming(
-            method=self.command,
-            path=split.path,
-            query=tuple(parse_qsl(split.query, keep_blank_values=True)),
-            headers=list(self.headers.items()),
-            body=self._read_body(),
-        )
-        out = self.server.fake.handle(incoming)
-        if out.drop is not None:
-            self._drop(out.drop)
-            return
-        self.send_response(out.status)
-        for name, value in out.headers:
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(out.body)))
-        self.end_headers()
-        if out.body and self.command != "HEAD":
-            self.wfile.write(out.body)
-
-    def _read_body(self) -> bytes:
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            return b"".join(_read_chunks(self.rfile))
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
-
-    def _drop(self, fault: Fault) -> None:
-        """No answer: wait silently while the fault says (the client's timeout usually ends it first: its
-        closing makes the socket readable), then close with a reset (SO_LINGER 0) rather than a clean end."""
-        if fault.drop == "hang":
-            select.select([self.connection], [], [], fault.hang_seconds)
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.connection.close()
-        self.close_connection = True
-
-    do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = do_HEAD = _serve
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the request log is on the FakeGitHub object."""
-
-
-def _read_chunks(stream: Any) -> Iterator[bytes]:
-    while True:
-        size = int(stream.readline().split(b";")[0].strip() or b"0", 16)
-        if size == 0:
-            stream.readline()
-            return
-        yield stream.read(size)
-        stream.readline()

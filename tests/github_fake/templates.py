@@ -11,14 +11,14 @@ import base64
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
-from .state import ACTIONS_BOT, Annotation, CheckRun, Comment, Json, PullRequest, Repo, User
+from .state import ACTIONS_BOT, Comment, Json, PullRequest, Repo, User
 
 # The GitHub Actions app: the app behind every check run a workflow's GITHUB_TOKEN creates.
 ACTIONS_APP_ID = 15368
 GITHUB_ORG = User("github", 9919, "Organization")
 
 
-def _node_id(kind: str, number: int) -> str:
+def node_id(kind: str, number: int) -> str:
     return base64.b64encode(f"0{len(kind)}:{kind}{number}".encode()).decode()
 
 
@@ -119,7 +119,7 @@ def repository(u: Urls, repo: Repo) -> Json:
     open_issues = sum(1 for p in repo.pulls.values() if p.state == "open")
     return {
         "id": repo.id,
-        "node_id": _node_id("Repository", repo.id),
+        "node_id": node_id("Repository", repo.id),
         "name": repo.name,
         "full_name": repo.full_name,
         "private": repo.private,
@@ -196,7 +196,7 @@ def full_repository(u: Urls, repo: Repo) -> Json:
     return data
 
 
-def _pull_api(u: Urls, repo: Repo, pr: PullRequest) -> str:
+def pull_api(u: Urls, repo: Repo, pr: PullRequest) -> str:
     return u.repo_api(repo, f"/pulls/{pr.number}")
 
 
@@ -216,14 +216,14 @@ def _branch(u: Urls, repo: Repo, ref: str, sha: str) -> Json:
 
 def pull_request(u: Urls, repo: Repo, pr: PullRequest) -> Json:
     """GET/PATCH /repos/{owner}/{repo}/pulls/{pull_number}."""
-    api = _pull_api(u, repo, pr)
+    api = pull_api(u, repo, pr)
     issue_api = _issue_api(u, repo, pr.number)
     html = u.html(f"{repo.full_name}/pull/{pr.number}")
     statuses = u.repo_api(repo, f"/statuses/{pr.head_sha}")
     return {
         "url": api,
         "id": pr.id,
-        "node_id": _node_id("PullRequest", pr.id),
+        "node_id": node_id("PullRequest", pr.id),
         "html_url": html,
         "diff_url": f"{html}.diff",
         "patch_url": f"{html}.patch",
@@ -292,7 +292,7 @@ def issue(u: Urls, repo: Repo, pr: PullRequest) -> Json:
     html = u.html(f"{repo.full_name}/pull/{pr.number}")
     return {
         "id": pr.id + 1_000_000_000,
-        "node_id": _node_id("PullRequest", pr.id),
+        "node_id": node_id("PullRequest", pr.id),
         "url": api,
         "repository_url": u.repo_api(repo),
         "labels_url": f"{api}/labels{{/name}}",
@@ -314,7 +314,7 @@ def issue(u: Urls, repo: Repo, pr: PullRequest) -> Json:
         "active_lock_reason": None,
         "comments": len(repo.issue_comments(pr.number)),
         "pull_request": {
-            "url": _pull_api(u, repo, pr),
+            "url": pull_api(u, repo, pr),
             "html_url": html,
             "diff_url": f"{html}.diff",
             "patch_url": f"{html}.patch",
@@ -335,7 +335,7 @@ def issue_comment(u: Urls, repo: Repo, comment: Comment) -> Json:
     api = u.repo_api(repo, f"/issues/comments/{comment.id}")
     return {
         "id": comment.id,
-        "node_id": _node_id("IssueComment", comment.id),
+        "node_id": node_id("IssueComment", comment.id),
         "url": api,
         "html_url": u.html(f"{repo.full_name}/pull/{comment.issue_number}#issuecomment-{comment.id}"),
         "issue_url": _issue_api(u, repo, comment.issue_number),
@@ -346,119 +346,6 @@ def issue_comment(u: Urls, repo: Repo, comment: Comment) -> Json:
         "author_association": "NONE" if comment.user == ACTIONS_BOT else "CONTRIBUTOR",
         "performed_via_github_app": None,
         "reactions": _reactions(f"{api}/reactions"),
-    }
-
-
-def actions_app(u: Urls) -> Json:
-    return {
-        "id": ACTIONS_APP_ID,
-        "slug": "github-actions",
-        "node_id": "MDM6QXBwMTUzNjg=",
-        "owner": user(u, GITHUB_ORG),
-        "name": "GitHub Actions",
-        "description": "Automate your workflow from idea to production",
-        "external_url": u.html("features/actions"),
-        "html_url": u.html("apps/github-actions"),
-        "created_at": "2018-07-30T09:30:17Z",
-        "updated_at": "2024-04-10T20:33:16Z",
-        "permissions": {"checks": "write", "contents": "write", "issues": "write", "metadata": "read"},
-        "events": ["check_run", "check_suite", "pull_request", "push"],
-    }
-
-
-def commit(u: Urls, repo: Repo, sha: str, parents: list[str], message: str, author: User) -> Json:
-    """GET /repos/{owner}/{repo}/commits/{ref} (PyGithub's non-lazy `repo.get_commit(sha)` fetches it)."""
-    api = u.repo_api(repo, f"/commits/{sha}")
-    person = {
-        "name": author.login,
-        "email": f"{author.id}+{author.login}@users.noreply.github.com",
-        "date": repo.created_at,
-    }
-    return {
-        "sha": sha,
-        "node_id": _node_id("Commit", int(sha[:7], 16)),
-        "url": api,
-        "html_url": u.html(f"{repo.full_name}/commit/{sha}"),
-        "comments_url": f"{api}/comments",
-        "commit": {
-            "url": u.repo_api(repo, f"/git/commits/{sha}"),
-            "author": person,
-            "committer": person,
-            "message": message,
-            "comment_count": 0,
-            "tree": {"sha": sha[::-1], "url": u.repo_api(repo, f"/git/trees/{sha[::-1]}")},
-            "verification": {
-                "verified": False,
-                "reason": "unsigned",
-                "payload": None,
-                "signature": None,
-                "verified_at": None,
-            },
-        },
-        "author": user(u, author),
-        "committer": user(u, author),
-        "parents": [
-            {"sha": p, "url": u.repo_api(repo, f"/commits/{p}"), "html_url": u.html(f"{repo.full_name}/commit/{p}")}
-            for p in parents
-        ],
-        "stats": {"additions": 12, "deletions": 3, "total": 15},
-        "files": [],
-    }
-
-
-def _pull_request_minimal(u: Urls, repo: Repo, pr: PullRequest) -> Json:
-    ref = {"id": repo.id, "url": u.repo_api(repo), "name": repo.name}
-    return {
-        "id": pr.id,
-        "number": pr.number,
-        "url": _pull_api(u, repo, pr),
-        "head": {"ref": pr.head_ref, "sha": pr.head_sha, "repo": ref},
-        "base": {"ref": pr.base_ref, "sha": pr.base_sha, "repo": ref},
-    }
-
-
-def check_run(u: Urls, repo: Repo, run: CheckRun) -> Json:
-    api = u.repo_api(repo, f"/check-runs/{run.id}")
-    html = u.html(f"{repo.full_name}/runs/{run.id}")
-    pulls = [p for p in repo.pulls.values() if p.state == "open" and p.head_sha == run.head_sha]
-    return {
-        "id": run.id,
-        "head_sha": run.head_sha,
-        "node_id": _node_id("CheckRun", run.id),
-        "external_id": run.external_id if run.external_id is not None else "",
-        "url": api,
-        "html_url": html,
-        "details_url": run.details_url if run.details_url is not None else html,
-        "status": run.status,
-        "conclusion": run.conclusion,
-        "started_at": run.started_at,
-        "completed_at": run.completed_at,
-        "output": {
-            "title": run.output_title,
-            "summary": run.output_summary,
-            "text": run.output_text,
-            "annotations_count": len(run.annotations),
-            "annotations_url": f"{api}/annotations",
-        },
-        "name": run.name,
-        "check_suite": {"id": run.check_suite_id},
-        "app": actions_app(u),
-        "pull_requests": [_pull_request_minimal(u, repo, p) for p in pulls],
-    }
-
-
-def check_annotation(u: Urls, repo: Repo, run: CheckRun, ann: Annotation) -> Json:
-    return {
-        "path": ann.path,
-        "blob_href": u.html(f"{repo.full_name}/blob/{run.head_sha}/{quote(ann.path)}"),
-        "start_line": ann.start_line,
-        "end_line": ann.end_line,
-        "start_column": ann.start_column,
-        "end_column": ann.end_column,
-        "annotation_level": ann.annotation_level,
-        "title": ann.title,
-        "message": ann.message,
-        "raw_details": ann.raw_details,
     }
 
 

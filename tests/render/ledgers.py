@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evidence_gate.ledger import Deltas, Evidence, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger import Deltas, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 
 # Text a pull request's author controls, each aimed at one way of breaking out of where it is shown.
@@ -47,7 +47,7 @@ HOSTILE = (
 
 
 def gate(gate_id: str, verdict: GateVerdict, **fields: Any) -> GateResult:
-    values: dict[str, Any] = {"title": gate_id.title(), "summary": f"{gate_id} {verdict}"}
+    values: dict[str, Any] = {"title": gate_id.title(), "headline": f"{gate_id} {verdict}"}
     values.update(fields)
     return GateResult(id=gate_id, verdict=verdict, **values)
 
@@ -65,18 +65,18 @@ def ledger(**fields: Any) -> Ledger:
                 "tests",
                 GateVerdict.FAIL,
                 title="Tests ran",
-                summary="2 tests failed",
+                headline="2 tests failed",
                 details=("tests/test_a.py failed", "tests/test_b.py failed"),
-                evidence=(Evidence(command="pytest -q", exit_code=1, output="FAILED tests/test_a.py::test_one"),),
+                excerpts=(Excerpt(source="pytest -q", exit_code=1, output="FAILED tests/test_a.py::test_one"),),
             ),
             gate(
                 "coverage",
                 GateVerdict.PASS,
                 title="Changed code is tested",
-                summary="3 changed files, all covered",
-                evidence=(Evidence(command="coverage report", exit_code=0, output="TOTAL 91%"),),
+                headline="3 changed files, all covered",
+                excerpts=(Excerpt(source="coverage report", exit_code=0, output="TOTAL 91%"),),
             ),
-            gate("criteria", GateVerdict.NOT_APPLICABLE, summary="no acceptance criteria"),
+            gate("criteria", GateVerdict.NOT_APPLICABLE, headline="no acceptance criteria"),
         ),
         "failed_tests": (
             FailedTest(name="tests/test_a.py::test_one", message="assert 1 == 2", path="tests/test_a.py", line=3),
@@ -102,9 +102,9 @@ def hostile_ledger() -> Ledger:
                     f"hostile-{index}",
                     GateVerdict.FAIL if index % 2 else GateVerdict.PASS,
                     title=text,
-                    summary=text,
+                    headline=text,
                     details=(text, text),
-                    evidence=(Evidence(command=text, exit_code=index, output=text),),
+                    excerpts=(Excerpt(source=text, exit_code=index, output=text),),
                 )
                 for index, text in enumerate(HOSTILE)
             ),

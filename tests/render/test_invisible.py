@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from evidence_gate.ledger import Annotation, Evidence, FailedTest, GateVerdict
+from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateVerdict
 from evidence_gate.render import (
     ZERO_WIDTH_SPACE,
     code_block,
@@ -55,9 +55,9 @@ def test_every_output_shows_a_disguised_name_as_what_it_is() -> None:
                 "tests",
                 GateVerdict.FAIL,
                 title=f"Tests {DISGUISED}",
-                summary=text,
+                headline=text,
                 details=(text,),
-                evidence=(Evidence(command=text, exit_code=1, output=text),),
+                excerpts=(Excerpt(source=text, exit_code=1, output=text),),
                 annotations=(Annotation(path="tests/test_a.py", line=3, end_line=3, level="failure", message=text),),
             ),
         ),

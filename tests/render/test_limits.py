@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence_gate.ledger import Annotation, Evidence, FailedTest, GateVerdict, Ledger
+from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateVerdict, Ledger
 from evidence_gate.render import (
     ANNOTATION_MESSAGE_LIMIT,
     CHECK_RUN_LIMIT,
@@ -50,9 +50,9 @@ def huge() -> Ledger:
                 "tests",
                 GateVerdict.FAIL,
                 details=("5,000 failed",) * 30,
-                evidence=(Evidence(command="pytest", exit_code=1, output=LOG),),
+                excerpts=(Excerpt(source="pytest", exit_code=1, output=LOG),),
             ),
-            gate("coverage", GateVerdict.PASS, evidence=(Evidence(command="coverage", exit_code=0, output=LOG),)),
+            gate("coverage", GateVerdict.PASS, excerpts=(Excerpt(source="coverage", exit_code=0, output=LOG),)),
         ),
     )
 
@@ -94,11 +94,11 @@ def test_every_output_of_a_huge_ledger_is_within_its_limit(huge: Ledger) -> None
 def test_the_comment_drops_passing_gates_evidence_before_failure_messages() -> None:
     subject = ledger(
         gates=(
-            gate("tests", GateVerdict.FAIL, evidence=(Evidence(command="pytest", exit_code=1, output="E" * 2_500),)),
+            gate("tests", GateVerdict.FAIL, excerpts=(Excerpt(source="pytest", exit_code=1, output="E" * 2_500),)),
             gate(
                 "coverage",
                 GateVerdict.PASS,
-                evidence=tuple(Evidence(command=f"c{index}", exit_code=0, output="x" * 2_900) for index in range(30)),
+                excerpts=tuple(Excerpt(source=f"c{index}", exit_code=0, output="x" * 2_900) for index in range(30)),
                 details=tuple(f"file {index}" for index in range(10)),
             ),
         ),
@@ -122,7 +122,7 @@ def test_failure_messages_go_before_failing_gates_evidence_last_first() -> None:
             gate(
                 "tests",
                 GateVerdict.FAIL,
-                evidence=tuple(Evidence(command=f"run {index}", exit_code=1, output="E" * 2_900) for index in range(8)),
+                excerpts=tuple(Excerpt(source=f"run {index}", exit_code=1, output="E" * 2_900) for index in range(8)),
             ),
         ),
         failed_tests=tuple(FailedTest(name=f"t{index}", message=f"{index} " + "m" * 1_400) for index in range(60)),
@@ -139,7 +139,7 @@ def test_failure_messages_go_before_failing_gates_evidence_last_first() -> None:
 
 def test_rows_go_last_failing_tests_before_gates() -> None:
     subject = ledger(
-        gates=tuple(gate(f"gate-{index}", GateVerdict.FAIL, summary="s" * 150) for index in range(30)),
+        gates=tuple(gate(f"gate-{index}", GateVerdict.FAIL, headline="s" * 150) for index in range(30)),
         failed_tests=tuple(FailedTest(name=f"test {index} " + "n" * 150, message="m") for index in range(50)),
     )
     roomy = render_pr_section(subject, 12_000)

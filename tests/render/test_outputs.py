@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from evidence_gate.ledger import Annotation, Deltas, Evidence, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger import Annotation, Deltas, Excerpt, GateVerdict, Ledger, Verdict
 from evidence_gate.render import (
     comment_marker,
     render_check_run,
@@ -180,7 +180,7 @@ def test_the_report_holds_every_gate_evidence_and_annotation() -> None:
                 "coverage",
                 GateVerdict.PASS,
                 annotations=(note,),
-                evidence=(Evidence(command="c", exit_code=None, output="o"),),
+                excerpts=(Excerpt(source="c", exit_code=None, output="o"),),
             ),
         )
     )

@@ -13,7 +13,8 @@ import pytest
 
 from evidence_gate.model import Counts
 from evidence_gate.model import TestSummary as Summary
-from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
+from evidence_gate.summary.base import CaseResult
+from evidence_gate.summary.parsers.junit import scan_junit
 from evidence_gate.summary.read import read_source
 
 
@@ -276,3 +277,13 @@ def test_a_line_of_0_from_another_writer_is_no_line(tmp_path: Path) -> None:
     cases: list[CaseResult] = []
     scan_junit(report, cases.append)
     assert [case.line for case in cases] == [None]
+
+
+def test_a_case_is_named_as_its_runners_console_names_it() -> None:
+    """jest-junit writes `classname=" wrong sum" name=" wrong sum"`; the console says `● wrong sum`.
+    One spelling reaches every output: the report's words, without the spaces around them."""
+    logs = Path(__file__).resolve().parents[1] / "fixtures" / "stack-logs" / "jest"
+    seen: list[CaseResult] = []
+    read_source(logs / "failure.junit.xml", ["junit"], on_case=seen.append)
+    failed = [case.display_name for case in seen if case.outcome == "failed"]
+    assert failed == list(read_source(logs / "failure.log", ["jest"]).failed_tests) == ["wrong sum", "throws"]

@@ -12,14 +12,20 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-from evidence_gate.criteria_source import Criterion
+from evidence_gate.criteria_source import Criterion, TagTally, TooManyCriteria, criteria_from_body, tagged_sources
+from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
+from evidence_gate.facts import Facts
+from evidence_gate.gates.gate import DataType, Gate
 from evidence_gate.ledger import GateResult, GateVerdict
 from evidence_gate.model import TestSummary
-from evidence_gate.summary.parsers.junit import CaseResult
+from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 
+ID = "criteria"
+TITLE = "Acceptance criteria"
 _STORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 # JavaScript's syntax characters and `/`: escaping them is valid in a `u`-flag RegExp, Python's re
 # and RE2 alike. Anything else escaped (`\-`, `\#`, as re.escape does) is a syntax error under `u`.
@@ -39,6 +45,11 @@ class CriterionResult:
     status: CriterionStatus
     reason: str
     tests: tuple[tuple[str, str], ...] = ()  # (test name, outcome)
+
+    @property
+    def shown(self) -> str:
+        """The criterion as a row shows it: its tag and its text."""
+        return f"{self.tag} {self.criterion.text}" if self.criterion.text else self.tag
 
     def document(self) -> dict[str, object]:
         return {
@@ -75,39 +86,6 @@ def regex_escaped(text: str) -> str:
     """`text` as a regular expression matching it literally, in the dialects test filters use
     (JavaScript with or without the `u` flag, Python, Go)."""
     return _REGEX_SYNTAX.sub(lambda match: "\\" + match.group(), text)
-
-
-MAX_NAMED_PER_TAG = 20  # test names kept per tag for the report; every test is still counted
-
-
-@dataclass
-class TagTally:
-    """The tests that carry one tag: how many, how many did not pass, and the first names of each."""
-
-    total: int = 0
-    unproven: int = 0
-    passed_names: list[str] = field(default_factory=list)
-    unproven_names: list[tuple[str, str]] = field(default_factory=list)  # (name, outcome)
-
-
-class TaggedTests:
-    """The test cases that carry a story's tags, tallied as they stream past: a report may hold
-    thousands of tagged cases (or names of a megabyte), and only counts and a few names are kept."""
-
-    def __init__(self, story: str) -> None:
-        self._tags = re.compile(rf"\[{re.escape(story)}#\d{{1,3}}\]")
-        self.by_tag: dict[str, TagTally] = {}
-
-    def __call__(self, case: CaseResult) -> None:
-        for tag in dict.fromkeys(self._tags.findall(f"{case.classname}\n{case.name}")):
-            tally = self.by_tag.setdefault(tag, TagTally())
-            tally.total += 1
-            if case.outcome != "passed":
-                tally.unproven += 1
-                if len(tally.unproven_names) < MAX_NAMED_PER_TAG:
-                    tally.unproven_names.append((case.display_name, case.outcome))
-            elif len(tally.passed_names) < MAX_NAMED_PER_TAG:
-                tally.passed_names.append(case.display_name)
 
 
 def from_reports(
@@ -164,24 +142,113 @@ def _judge_command(outcome: CommandOutcome) -> tuple[CriterionStatus, str]:
 
 @dataclass(frozen=True, kw_only=True)
 class CriteriaFacts:
-    """What the acceptance-criteria gate judges, gathered by the pipeline: the PR body's checklist
-    (or why it has none), the story, whether JUnit reports were read, the tagged tests they hold and
-    where the tags stand in the test files."""
+    """What the acceptance-criteria gate judges: the PR body's checklist (or why it has none), the
+    story, how many reports name test cases, the tagged tests they hold and where the tags stand in
+    the test files."""
 
     checklist: tuple[Criterion, ...]
     checklist_problem: str | None = None  # why the body yields no checklist
     too_many: bool = False  # the checklist is longer than is read: a failure, never a skip
     story: str | None = None
-    junit_reports: int = 0
+    case_reports: int = 0
     tagged: Mapping[str, TagTally] = field(default_factory=dict)
     sources: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CriteriaData:
+    story: str | None
+    criteria: tuple[CriterionResult, ...]
+
+    def document(self) -> dict[str, object]:
+        return {"story": self.story, "criteria": [item.document() for item in self.criteria]}
+
+
+def read_data(document: Any) -> CriteriaData:
+    return CriteriaData(
+        story=document["story"],
+        criteria=tuple(
+            CriterionResult(
+                criterion=Criterion(number=item["n"], text=item["text"]),
+                tag=item["tag"],
+                status=CriterionStatus(item["status"]),
+                reason=item["reason"],
+                tests=tuple((test["name"], test["outcome"]) for test in item["tests"]),
+            )
+            for item in document["criteria"]
+        ),
+    )
+
+
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["story", "criteria"],
+    "properties": {
+        "story": {"type": ["string", "null"]},
+        "criteria": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["n", "tag", "text", "status", "reason", "tests"],
+                "properties": {
+                    "n": {"type": "integer", "minimum": 1},
+                    "tag": {"type": "string"},
+                    "text": {"type": ["string", "null"]},
+                    "status": {"enum": [str(status) for status in CriterionStatus]},
+                    "reason": {"type": "string"},
+                    "tests": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["name", "outcome"],
+                            "properties": {"name": {"type": "string"}, "outcome": {"type": "string"}},
+                        },
+                    },
+                },
+            },
+        },
+    },
+}
+
+
+def gather(facts: Facts, settings: Settings, effects: Effects) -> CriteriaFacts:
+    """The body's checklist parsed and, when there is something to judge, the tags looked up in the
+    test files (one `git grep`)."""
+    body = facts.pull_request.body if facts.pull_request else ""
+    problem, too_many = None, False
+    try:
+        criteria: tuple[Criterion, ...] = criteria_from_body(body, "the pull request body") if body else ()
+    except TooManyCriteria as error:
+        criteria, problem, too_many = (), error.one_line(), True
+    except UsageError as error:
+        criteria, problem = (), error.one_line()
+    story = settings.story
+    ready = bool(criteria and story and facts.cases.reports)
+    return CriteriaFacts(
+        checklist=criteria,
+        checklist_problem=problem,
+        too_many=too_many,
+        story=story,
+        case_reports=facts.cases.reports,
+        tagged=facts.cases.tagged,
+        sources=tagged_sources(story, criteria, effects.git, facts.classifier) if ready and story else {},
+    )
+
+
+def judge(facts: CriteriaFacts, settings: Settings) -> GateResult:
+    return judge_criteria(facts)
 
 
 def judge_criteria(facts: CriteriaFacts) -> GateResult:
     """Is each acceptance criterion of the pull request proven by a named, passing test?"""
 
-    def result(verdict: GateVerdict, summary: str, details: tuple[str, ...] = ()) -> GateResult:
-        return GateResult(id="criteria", title="Acceptance criteria", verdict=verdict, summary=summary, details=details)
+    def result(
+        verdict: GateVerdict, headline: str, details: tuple[str, ...] = (), data: CriteriaData | None = None
+    ) -> GateResult:
+        return GateResult(id=ID, title=TITLE, verdict=verdict, headline=headline, details=details, data=data)
 
     criteria = facts.checklist
     if facts.too_many:
@@ -194,8 +261,8 @@ def judge_criteria(facts: CriteriaFacts) -> GateResult:
     listed = plural(len(criteria), "acceptance criterion", "acceptance criteria")
     if facts.story is None:
         return result(GateVerdict.UNAVAILABLE, f"{listed}, but no `story` is set to tag tests with [story#n]")
-    if not facts.junit_reports:
-        return result(GateVerdict.UNAVAILABLE, f"{listed}, but no JUnit report names tests")
+    if not facts.case_reports:
+        return result(GateVerdict.UNAVAILABLE, f"{listed}, but no report names test cases (a JUnit XML report does)")
     results = from_reports(facts.story, criteria, facts.tagged, facts.sources)
     green = sum(1 for item in results if item.status is CriterionStatus.GREEN)
     return result(
@@ -205,4 +272,14 @@ def judge_criteria(facts: CriteriaFacts) -> GateResult:
             f"{item.status}: {item.tag} {item.criterion.text or ''}: {item.reason}".replace("  ", " ")
             for item in results
         ),
+        CriteriaData(story=facts.story, criteria=results),
     )
+
+
+GATE: Gate[CriteriaFacts] = Gate(
+    id=ID,
+    title=TITLE,
+    gather=gather,
+    judge=judge,
+    data=DataType(schema=DATA_SCHEMA, read=read_data),
+)

@@ -1,228 +1,325 @@
-"""The evidence gate: is "the build passed" / "the tests passed" backed by what the logs say?
+"""The evidence gate: did the tests really run, how many, and did they pass? And against the base
+commit's run, are the tests it ran still run?
 
-| step | rule |
-|---|---|
-| exit | a non-zero exit code echoed into a log (`EXIT_CODE=1`, the tool's exit marker) is decisive |
-| failure | a failure marker is decisive; where the log's parser read counts, only the runner's own |
-| | verdict lines (the stack's `failure` markers), not diagnostics its tests print (`load_error`) |
-| freshness | a report git tracks, or older than the run, is stale: the claim fails naming it |
-| unread | a source that cannot be read fails the claim with its reason when it would be left out |
-| counts | the logs and reports weighed as one run (summary/weigh.py): any failure fails, none run fails |
-| skipped | a marker that the test task did not run counts as zero tests when nothing was counted |
-| no count | unattended (always in CI) the claim fails: markers do not say how many tests ran |
-| unknown | the `unknown` stack: evidence without a failure marker is ok, `notApplicable` |
+It judges the shared facts: each log's claim (`claims.py`: markers, exit codes, counts, freshness),
+the reports weighed with the logs as one run, and with a baseline, the kept-tests rule
+(`kept_tests.py`). A report the tool refused to read fails it, naming the refusal.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from evidence_gate.markers import Claim, MarkerHit, MarkerKind, MarkerScan
-from evidence_gate.model import Counts, TestSummary
-from evidence_gate.summary.read import UNRECOGNISED
-from evidence_gate.summary.weigh import is_report, weigh
+from evidence_gate.digest import Digest
+from evidence_gate.facts import MAX_TEST_IDENTITIES, Facts
+from evidence_gate.gates.claims import ClaimFacts, ClaimVerdict, judge_claim
+from evidence_gate.gates.gate import DataType, Gate, shared_facts
+from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
+from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.markers import Claim
+from evidence_gate.model import Change, Counts, FileKind, TestSummary
+from evidence_gate.settings import Settings
 from evidence_gate.wording import failed_of, plural
 
+ID = "evidence"
+TITLE = "Test evidence"
+
 
 @dataclass(frozen=True, kw_only=True)
-class LogEvidence:
-    """One log: what its markers said and, for a test claim, what its parser read."""
+class SourceRead:
+    """One log or report, as its parser read it."""
 
     source: str
-    scan: MarkerScan
-    summary: TestSummary | None
-
-
-@dataclass(frozen=True, kw_only=True)
-class EvidenceFacts:
-    """Everything the gate needs, gathered by the caller."""
-
-    claim: Claim
-    unknown_stack: bool
-    logs: tuple[LogEvidence, ...]
-    reports: tuple[TestSummary, ...]
-    stale: tuple[str, ...]
-    attended: bool
-    in_ci: bool
-
-
-@dataclass(frozen=True, kw_only=True)
-class EvidenceVerdict:
-    ok: bool
-    not_applicable: bool
-    reason: str
-    markers: tuple[MarkerHit, ...]
+    parser: str | None
+    status: str  # passed | failed | no-tests | unparsed (`SummaryStatus`)
     counts: Counts | None
-    counts_source: str | None
-    stale: tuple[str, ...]
-    details: tuple[str, ...] = ()
+    reason: str | None  # why it is unparsed
+    exit_code: int | None  # the exit code a log records
+
+    @property
+    def read_by(self) -> str:
+        return self.parser or "no parser"
+
+    @property
+    def result(self) -> str:
+        """What it says, in a reviewer's words: "3 of 812 tests failed", "unparsed: <why>"."""
+        counts = self.counts
+        if counts is None:
+            return f"unparsed: {self.reason or 'no count'}"
+        skipped = f", {counts.skipped:,} skipped" if counts.skipped else ""
+        if counts.failed:
+            return failed_of(counts) + skipped
+        if counts.executed == 0:
+            return f"no test ran{skipped}"
+        return f"{plural(counts.executed, 'test')} passed{skipped}"
 
     def document(self) -> dict[str, object]:
-        counts = self.counts
         return {
-            "ok": self.ok,
-            "notApplicable": self.not_applicable,
+            "source": self.source,
+            "parser": self.parser,
+            "status": self.status,
+            "counts": _counts(self.counts),
             "reason": self.reason,
-            "markers": [hit.document() for hit in self.markers],
-            "counts": (
-                {
-                    "executed": counts.executed,
-                    "passed": counts.passed,
-                    "failed": counts.failed,
-                    "skipped": counts.skipped,
-                    "source": self.counts_source,
-                }
-                if counts
-                else {}
-            ),
-            "stale": list(self.stale),
-            "details": list(self.details),
+            "exit_code": self.exit_code,
         }
 
 
-Decision = tuple[bool, str, bool]  # ok, reason, not applicable
+@dataclass(frozen=True, kw_only=True)
+class EvidenceData:
+    counts: Counts | None  # the run's, as weighed
+    counts_source: str | None
+    sources: tuple[SourceRead, ...]
+    stale: tuple[str, ...]
+    refused: tuple[str, ...]
+    unmatched: tuple[str, ...]  # `reports` globs that matched no file
+    fresh_after: str  # where the run's start came from
+
+    def document(self) -> dict[str, object]:
+        return {
+            "counts": _counts(self.counts),
+            "counts_source": self.counts_source,
+            "sources": [source.document() for source in self.sources],
+            "stale": list(self.stale),
+            "refused": list(self.refused),
+            "unmatched": list(self.unmatched),
+            "fresh_after": self.fresh_after,
+        }
 
 
-def evaluate_evidence(facts: EvidenceFacts) -> EvidenceVerdict:
-    total = _weighed(facts)
-    counts = total.counts if total else None
-    ok, reason, not_applicable = _decide(facts, total)
-    return EvidenceVerdict(
-        ok=ok,
-        not_applicable=not_applicable,
-        reason=reason,
-        markers=tuple(hit for log in facts.logs for hit in log.scan.hits),
-        counts=counts,
-        counts_source=f"{total.parser} ({total.source})" if total and counts else None,
-        stale=facts.stale,
-        details=(*_marker_details(facts), *_exit_details(facts), *(total.notes if total else ())),
+def _counts(counts: Counts | None) -> dict[str, int] | None:
+    if counts is None:
+        return None
+    return {"passed": counts.passed, "failed": counts.failed, "skipped": counts.skipped}
+
+
+def _read_counts(document: dict[str, int] | None) -> Counts | None:
+    return None if document is None else Counts(**document)
+
+
+def read_data(document: Any) -> EvidenceData:
+    return EvidenceData(
+        counts=_read_counts(document["counts"]),
+        counts_source=document["counts_source"],
+        sources=tuple(
+            SourceRead(
+                source=item["source"],
+                parser=item["parser"],
+                status=item["status"],
+                counts=_read_counts(item["counts"]),
+                reason=item["reason"],
+                exit_code=item["exit_code"],
+            )
+            for item in document["sources"]
+        ),
+        stale=tuple(document["stale"]),
+        refused=tuple(document["refused"]),
+        unmatched=tuple(document["unmatched"]),
+        fresh_after=document["fresh_after"],
     )
 
 
-def _weighed(facts: EvidenceFacts) -> TestSummary | None:
-    summaries = _summaries(facts)
-    return weigh(summaries) if summaries else None
-
-
-def _marker_details(facts: EvidenceFacts) -> list[str]:
-    decisive = _decisive(facts)
-    if decisive is None:
-        return []
-    source, first = decisive
-    what = "a failure" if first.kind is MarkerKind.FAILURE else "a load error"
-    return [f"the log{source} reports {what} at line {first.line_number}: {first.line.strip()}"]
-
-
-def _exit_details(facts: EvidenceFacts) -> list[str]:
-    return [
-        f"{log.source}: exit code {log.scan.exit_code} read from the log (line {hit.line_number}: {hit.line.strip()})"
-        for log in facts.logs
-        if (hit := log.scan.exit_line) is not None
+_TEXT = {"type": "string"}
+_OPTIONAL_TEXT = {"type": ["string", "null"]}
+_COUNT = {"type": "integer", "minimum": 0}
+_COUNTS = {
+    "oneOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["passed", "failed", "skipped"],
+            "properties": {"passed": _COUNT, "failed": _COUNT, "skipped": _COUNT},
+        },
     ]
+}
+_LINES = {"type": "array", "items": _TEXT}
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["counts", "counts_source", "sources", "stale", "refused", "unmatched", "fresh_after"],
+    "properties": {
+        "counts": _COUNTS,
+        "counts_source": _OPTIONAL_TEXT,
+        "sources": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["source", "parser", "status", "counts", "reason", "exit_code"],
+                "properties": {
+                    "source": _TEXT,
+                    "parser": _OPTIONAL_TEXT,
+                    "status": {"enum": ["passed", "failed", "no-tests", "unparsed"]},
+                    "counts": _COUNTS,
+                    "reason": _OPTIONAL_TEXT,
+                    "exit_code": {"type": ["integer", "null"]},
+                },
+            },
+        },
+        "stale": _LINES,
+        "refused": _LINES,
+        "unmatched": _LINES,
+        "fresh_after": _TEXT,
+    },
+}
 
 
-def _decide(facts: EvidenceFacts, total: TestSummary | None) -> Decision:
-    decisive = _decisive(facts)
-    if decisive:
-        counts = total.counts if total else None
-        if counts is not None and counts.failed:
-            return False, failed_of(counts), False  # the marker's line is in the details
-        return False, _marker_details(facts)[0], False
-    exited = next((log for log in facts.logs if log.scan.exit_code not in (None, 0)), None)
-    if exited is not None:
-        return False, f"the command exited {exited.scan.exit_code}{_where(facts, exited)}", False
-    if facts.stale:
-        return False, "stale evidence: " + "; ".join(facts.stale), False
-    if all(log.scan.lines == 0 for log in facts.logs) and not facts.reports:
-        return False, "no evidence: the log is empty", False
-    if facts.claim is Claim.BUILD:
-        return _build(facts)
-    if total is not None and total.counts is None and _unreadable(facts):
-        return False, _cannot_read(facts), False
-    return _tests(facts, total.counts if total else None)
-
-
-def _decisive(facts: EvidenceFacts) -> tuple[str, MarkerHit] | None:
-    """The first decisive marker: a failure marker, or a load-error marker in a log that no parser
-    read counts from (where a parser read counts, a test's printed diagnostics do not decide)."""
-    for log in facts.logs:
-        counted = log.summary is not None and log.summary.counts is not None
-        kinds = (MarkerKind.FAILURE,) if counted else (MarkerKind.FAILURE, MarkerKind.LOAD_ERROR)
-        hits = [hit for hit in log.scan.hits if hit.kind in kinds]
-        if hits:
-            return _where(facts, log), hits[0]
-    return None
-
-
-def _where(facts: EvidenceFacts, log: LogEvidence) -> str:
-    return f" of {log.source}" if len(facts.logs) > 1 else ""
-
-
-def _summaries(facts: EvidenceFacts) -> list[TestSummary]:
-    return [*(log.summary for log in facts.logs if log.summary is not None), *facts.reports]
-
-
-def _unreadable(facts: EvidenceFacts) -> bool:
-    """Whether a source that could not be read would otherwise be left out of the verdict: a report,
-    content that is not text, or any source beside others that count tests."""
-    summaries = _summaries(facts)
-    if any(summary.counts is not None for summary in summaries):
-        return True
-    return any(summary.counts is None and (is_report(summary) or _not_text(summary)) for summary in summaries)
-
-
-def _not_text(summary: TestSummary) -> bool:
-    return summary.parser is None and not (summary.reason or "").startswith(UNRECOGNISED)
-
-
-def _cannot_read(facts: EvidenceFacts) -> str:
-    """The unread sources, the ones no runner was recognised in first (a recognised log without a
-    count is covered by its reports when they can be read)."""
-    unread = sorted(
-        (summary for summary in _summaries(facts) if summary.counts is None),
-        key=lambda summary: summary.no_count_printed,
+def judge(facts: Facts, settings: Settings) -> GateResult:
+    reports = facts.reports
+    details = [
+        *settings.notes,
+        *_change_lines(facts.change),
+        *(f"no file matched `reports` glob {pattern!r}" for pattern in reports.unmatched),
+    ]
+    if not reports.all:
+        result = GateResult(
+            id=ID,
+            title=TITLE,
+            verdict=GateVerdict.UNAVAILABLE,
+            headline=(
+                "no file matched `reports`" if reports.given else "no test logs or reports were given (set `reports`)"
+            ),
+            details=tuple(details),
+            data=_data(facts, None),
+        )
+        return _with_refusals(result, reports.refused)
+    verdict = judge_claim(
+        ClaimFacts(
+            claim=Claim.TEST,
+            unknown_stack=facts.unknown_stack,
+            logs=facts.logs,
+            reports=facts.documents,
+            stale=facts.stale,
+            attended=False,
+            in_ci=facts.in_ci,
+        )
     )
-    more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
-    return f"cannot read {unread[0].source}: {unread[0].reason}{more}"
+    details += [
+        f"{log.source}: unparsed ({log.summary.reason})"
+        for log in facts.logs
+        if log.summary and log.summary.counts is None
+    ]
+    details += verdict.details
+    if verdict.counts_source:
+        details.append(f"counts from {verdict.counts_source}")
+    details.append(f"evidence is fresh if written after {facts.fresh_after}")
+    cases = facts.cases
+    if cases.truncated:
+        details.append(f"test identities kept for the first {MAX_TEST_IDENTITIES:,} test cases only")
+    if cases.failed_total > len(cases.failed):
+        more = cases.failed_total - len(cases.failed)
+        details.append(f"{plural(more, 'more failed test')} {'is' if more == 1 else 'are'} not listed")
+    gate_verdict = (
+        GateVerdict.NOT_APPLICABLE if verdict.not_applicable else GateVerdict.PASS if verdict.ok else GateVerdict.FAIL
+    )
+    headline = verdict.reason
+    if facts.baseline is not None:
+        kept = evaluate_kept_tests(_kept_tests_facts(facts.baseline, facts, verdict))
+        details += kept.details
+        if not kept.ok and gate_verdict is not GateVerdict.FAIL:
+            gate_verdict, headline = GateVerdict.FAIL, kept.reason
+        else:
+            details.append(f"against the base: {kept.reason}")
+    result = GateResult(
+        id=ID,
+        title=TITLE,
+        verdict=gate_verdict,
+        headline=headline,
+        details=tuple(details),
+        excerpts=facts.excerpts,
+        annotations=tuple(
+            Annotation(
+                path=test.path,
+                line=test.line,
+                end_line=test.line,
+                level="failure",
+                message=test.message or "failed",
+                title=f"{test.name} failed",
+            )
+            for test in cases.failed
+            if test.path and test.line
+        ),
+        data=_data(facts, verdict),
+    )
+    return _with_refusals(result, reports.refused)
 
 
-def _build(facts: EvidenceFacts) -> Decision:
-    success = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SUCCESS)]
-    if success:
-        return True, f"build success marker at line {success[0].line_number}: {success[0].line.strip()}", False
-    if any(log.scan.exit_code == 0 for log in facts.logs):
-        return True, "the build command exited 0 (exit marker)", False
-    if facts.unknown_stack:
-        return True, "unknown stack: no failure marker in the evidence, and no markers to judge success by", True
-    return False, "no build success marker in the log", False
+def _data(facts: Facts, verdict: ClaimVerdict | None) -> EvidenceData:
+    def read(summary: TestSummary | None, source: str, exit_code: int | None) -> SourceRead:
+        return SourceRead(
+            source=source,
+            parser=summary.parser if summary else None,
+            status=str(summary.status) if summary else "unparsed",
+            counts=summary.counts if summary else None,
+            reason=(summary.reason if summary else "not read") if not summary or summary.counts is None else None,
+            exit_code=exit_code,
+        )
+
+    sources = [read(log.summary, log.source, log.scan.exit_code) for log in facts.logs]
+    sources += [read(summary, summary.source, None) for summary in facts.documents]
+    return EvidenceData(
+        counts=verdict.counts if verdict else None,
+        counts_source=verdict.counts_source if verdict else None,
+        sources=tuple(sources),
+        stale=facts.stale,
+        refused=facts.reports.refused,
+        unmatched=facts.reports.unmatched,
+        fresh_after=facts.fresh_after,
+    )
 
 
-def _tests(facts: EvidenceFacts, counts: Counts | None) -> Decision:
-    if counts is not None:
-        if counts.failed:
-            return False, failed_of(counts), False
-        if counts.executed == 0:
-            return False, f"no tests executed ({counts.skipped} skipped)", False
-        return True, f"{plural(counts.executed, 'test')} executed, all passed ({counts.skipped:,} skipped)", False
-    skipped = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SKIPPED)]
-    if skipped:
-        line = f"line {skipped[0].line_number}: {skipped[0].line.strip()}"
-        return False, f"no tests executed: the test task did not run ({line})", False
-    unread = _unread_reason(facts)
-    if facts.unknown_stack:
-        return True, f"unknown stack: no failure marker in the evidence, and no count ({unread})", True
-    if facts.attended and not facts.in_ci:
-        success = [hit for log in facts.logs for hit in log.scan.of(MarkerKind.SUCCESS)]
-        if not success:
-            return False, f"attended run: no success marker, and no count ({unread})", False
-        marker = f"line {success[0].line_number}: {success[0].line.strip()}"
-        return True, f"attended run: decided by the success marker ({marker}), not by a count ({unread})", False
-    ignored = " (--attended is ignored in CI)" if facts.attended else ""
-    reason = f"no test count could be read ({unread}); markers alone do not say how many tests ran{ignored}"
-    return False, reason, False
+def _change_lines(change: Change | None) -> tuple[str, ...]:
+    if change is None:
+        return ("no base was given, so the change itself was not inspected (give --base, or run on a pull request)",)
+    by_kind: dict[FileKind, int] = {}
+    for changed in change.files:
+        by_kind[changed.kind] = by_kind.get(changed.kind, 0) + 1
+    parts = ", ".join(f"{count} {kind}" for kind, count in sorted(by_kind.items()))
+    return (f"the change touches {plural(len(change.files), 'file')} ({parts or 'none'})",)
 
 
-def _unread_reason(facts: EvidenceFacts) -> str:
-    summaries = _summaries(facts)
-    reasons = list(dict.fromkeys(s.reason for s in summaries if s.reason))
-    return "; ".join(reasons) or UNRECOGNISED
+def _with_refusals(gate: GateResult, refused: tuple[str, ...]) -> GateResult:
+    """A report the tool refused to read is evidence that could not be read: the claim fails on it,
+    naming each refusal, whatever the other sources say."""
+    if not refused:
+        return gate
+    headline = f"refused to read {plural(len(refused), 'evidence file')}: {refused[0]}"
+    return GateResult(
+        id=gate.id,
+        title=gate.title,
+        verdict=GateVerdict.FAIL,
+        headline=headline if gate.verdict is GateVerdict.UNAVAILABLE else f"{headline}; {gate.headline}",
+        details=(*refused, *gate.details),
+        excerpts=gate.excerpts,
+        annotations=gate.annotations,
+        data=gate.data,
+    )
+
+
+def _kept_tests_facts(baseline: Digest, facts: Facts, verdict: ClaimVerdict) -> KeptTestsFacts:
+    """The base run against this one, with the lines the change removed from test files (a deleted
+    test file's included)."""
+    change = facts.change
+    removed = (
+        []
+        if change is None
+        else [line.text for changed in change.of_kind(FileKind.TEST) for line in changed.removed_lines]
+    )
+    return KeptTestsFacts(
+        base_counts=baseline.counts,
+        base_tests=baseline.tests,
+        base_names=baseline.names,
+        counts=verdict.counts,
+        tests=dict(facts.cases.identities),
+        removed_test_lines=tuple(removed),
+    )
+
+
+GATE: Gate[Facts] = Gate(
+    id=ID,
+    title=TITLE,
+    gather=shared_facts,
+    judge=judge,
+    data=DataType(schema=DATA_SCHEMA, read=read_data),
+)

@@ -129,4 +129,18 @@ def _pull_request(pull: dict[str, Any]) -> PullRequest | None:
     base_sha, head_sha = _text(pull, "base", "sha"), _text(pull, "head", "sha")
     if not isinstance(number, int) or not base_sha or not head_sha:
         return None
-    return PullRequest(number=number, base_sha=base_sha, head_sha=head_sha, body=_text(pull, "body") or "")
+    return PullRequest(
+        number=number, base_sha=base_sha, head_sha=head_sha, body=_text(pull, "body") or "", labels=_labels(pull)
+    )
+
+
+MAX_LABELS = 100  # GitHub allows 100 labels on an issue or pull request
+
+
+def _labels(pull: dict[str, Any]) -> tuple[str, ...]:
+    """The label names; anything of another shape in the untrusted payload is left out."""
+    labels = pull.get("labels")
+    if not isinstance(labels, list):
+        return ()
+    names = (label.get("name") for label in labels[:MAX_LABELS] if isinstance(label, dict))
+    return tuple(name[:100] for name in names if isinstance(name, str))

@@ -25,21 +25,25 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from evidence_gate.digest import Digest, decode
+from evidence_gate.digest import Digest, decode, encode
+from evidence_gate.errors import UsageError
 from evidence_gate.github.client import GitHubDidNotAnswer
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
 from evidence_gate.ledger import Annotation, Ledger, Verdict
+from evidence_gate.model import PullRequest
 from evidence_gate.policy import conclusion
 from evidence_gate.render import (
     CheckRunText,
     LimitError,
     comment_marker,
     fit_annotation,
+    render_check_run,
+    render_comment,
     render_pr_section,
     reveal_invisible,
 )
-from evidence_gate.settings import CommentMode, FailOn
+from evidence_gate.settings import CommentMode, FailOn, Settings
 
 ANNOTATIONS_PER_REQUEST = 50
 _VERDICT_MARKER = re.compile(r"<!-- QG:VERDICT:(PASS|BLOCKED|STAGNATION) -->")
@@ -218,6 +222,61 @@ class Publisher:
             updated = replace_section(body, section, self.check_name)
         if updated != body:
             _write(lambda: pull.edit(body=updated))
+
+
+def publish_ledger(client: Github, context: GitHubContext, settings: Settings, ledger: Ledger) -> Published:
+    check_run = None
+    if settings.check_run:
+        digest = encode(ledger) or ""
+        check_run = render_check_run(ledger, settings.templates_dir, reserve=len(digest.encode()) + 1)
+        check_run = check_run.with_summary(f"{check_run.summary}\n{digest}" if digest else check_run.summary)
+    publisher = Publisher(client, context, settings.check_name)
+    return publisher.publish(
+        ledger,
+        render_comment(ledger, settings.templates_dir),
+        check_run,
+        settings.comment_mode,
+        settings.fail_on,
+        pr_body=settings.pr_body,
+    )
+
+
+def checked_ledger(ledger: Ledger, context: GitHubContext, settings: Settings) -> Ledger:
+    """A ledger made elsewhere (on the runner, or by a fork's run) is published only when it is about
+    this pull request's head commit and under this configuration's check name."""
+    pull = context.pull_request
+    if ledger.head is None:
+        raise UsageError("the ledger names no head commit, so it cannot be tied to this pull request")
+    expected = pull.head_sha if pull else context.sha
+    if ledger.head != expected:
+        raise UsageError(f"the ledger is about {ledger.head[:12]}, not {expected[:12]}; refusing to publish it here")
+    if ledger.check_name != settings.check_name:
+        raise UsageError(
+            f"the ledger was made for the check {ledger.check_name!r}, not {settings.check_name!r}; refusing it"
+        )
+    return ledger
+
+
+def current_pull(client: Github, context: GitHubContext, number: int) -> PullRequest:
+    """The pull request as GitHub has it now; one it does not know, or will not show, is an error."""
+    where = f"pull request #{number} of {context.repository}"
+    try:
+        pull = client.get_repo(context.repository, lazy=True).get_pull(number)
+        return PullRequest(
+            number=pull.number,
+            base_sha=pull.base.sha,
+            head_sha=pull.head.sha,
+            body=pull.body or "",
+            labels=tuple(label.name for label in pull.labels),
+        )
+    except UnknownObjectException as error:
+        raise UsageError(
+            f"publish: GitHub has no {where} (404): check the event file, and that the token can read the repository"
+        ) from error
+    except GithubException as error:
+        raise UsageError(f"publish: GitHub refused to show {where} ({describe(error)})") from error
+    except GitHubDidNotAnswer as error:
+        raise UsageError(f"publish: cannot read {where}: {error}") from error
 
 
 def _write(call: Callable[[], T]) -> T:

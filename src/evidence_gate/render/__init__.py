@@ -101,7 +101,7 @@ def render_check_run(ledger: Ledger, templates_dir: Path | None = None, reserve:
     (`check_summary.md.j2`) within 65,535 bytes less `reserve` (what the publisher appends to it:
     the baseline digest) and a text (`check_text.md.j2`) within 65,535 bytes."""
     environment = _environment(templates_dir)
-    title = _render(environment, "check_title.txt.j2", _context(ledger, _COMMENT_SIZES))
+    title = _render(environment, "check_title.txt.j2", _context(ledger, _COMMENT_SIZES).variables())
     summary_limit = CHECK_RUN_LIMIT - reserve
     return CheckRunText(
         title=" ".join(title.split()),
@@ -143,4 +143,4 @@ def render_job_summary(ledger: Ledger, templates_dir: Path | None = None) -> str
 def render_report(ledger: Ledger, templates_dir: Path | None = None) -> str:
     """The full quality-gate report (`report.md.j2`): every gate with all its evidence and
     annotations, every failing test with its whole message. A file, not a GitHub field: no limit."""
-    return _render(_environment(templates_dir), "report.md.j2", _context(ledger, _REPORT_SIZES))
+    return _render(_environment(templates_dir), "report.md.j2", _context(ledger, _REPORT_SIZES).variables())

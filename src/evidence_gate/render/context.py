@@ -9,20 +9,18 @@ comment `comment_marker(check_name)`, by which the publisher finds its own comme
 Each value is shown in a bounded amount (`_Sizes`: presentation), and a detail named in `dropped`
 is left out and counted, which is how `fitting` holds GitHub's limits.
 
-Template context (one shape for every template, so a user's template can show anything):
-`check_name`, `comment_marker`, `verdict` (marker word), `verdict_label`, `verdict_icon`,
-`verdict_reason`, `gates_label`, `counts` (dict or None), `counts_label`, `deltas_label`,
-`baseline` (why there is no baseline, when there are no deltas; else None), `not_checked` (the checks this
-version does not run yet, comma-separated), `head`, `base`, `stack`, `tool_version`, `gates`
-(each: `id`, `verdict` (marker word), `verdict_label`, `title`, `summary`, `details`, `evidence`
-(each: `label`, `text`), `annotations` (report only; each: `level`, `location`, `title`,
-`message`), `notes`, `has_detail`), `gates_notes`, `failed_tests` (each: `name`, `location`,
-`message`), `failed_tests_label`, `failed_tests_notes`. Notes are "… N more" lines. Untrusted
-values print only through `md`, `html` or `fence`.
+The template context is `Context`, and what it holds are the typed views below (`GateView`,
+`ExcerptView`, `AnnotationView`, `TestView`, `CountsView`): their fields are the names a template
+may use. A gate's typed payload reaches its partial template (`gates/<id>.md.j2`) as `gate.data`:
+the gate's own dataclass as a mapping of its fields and properties, with every text wrapped as
+untrusted and every list capped like the rest. Notes are "… N more" lines. Untrusted values print
+only through `md`, `html` or `fence`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
 import re
 from collections.abc import Sequence
@@ -30,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from evidence_gate.gates import NOT_YET_CHECKED
-from evidence_gate.ledger import Annotation, Evidence, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.wording import plural
 
@@ -52,6 +50,7 @@ _GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
     GateVerdict.FAIL: ("FAIL", "❌ fail"),
     GateVerdict.NOT_APPLICABLE: ("NOT-APPLICABLE", "\N{HEAVY MINUS SIGN} not applicable"),
     GateVerdict.UNAVAILABLE: ("UNAVAILABLE", "⚠️ unavailable"),
+    GateVerdict.OFF: ("OFF", "\N{DOUBLE VERTICAL BAR} off"),
 }
 # The order gates are counted in a label: what blocks first.
 _GATE_COUNT_ORDER = (
@@ -59,6 +58,7 @@ _GATE_COUNT_ORDER = (
     (GateVerdict.UNAVAILABLE, "unavailable"),
     (GateVerdict.PASS, "passed"),
     (GateVerdict.NOT_APPLICABLE, "not applicable"),
+    (GateVerdict.OFF, "off"),
 )
 
 
@@ -81,7 +81,7 @@ _JOB_SUMMARY_SIZES = _Sizes(inline=1_000, message=8_000, output=20_000, rows=1_0
 _REPORT_SIZES = _Sizes(inline=None, message=None, output=None, rows=None, annotations=True)
 
 # A detail that can be dropped to fit a limit: (kind, index of its gate or failing test, index in the gate).
-_Unit = tuple[Literal["evidence", "detail", "message", "test", "gate"], int, int]
+_Unit = tuple[Literal["excerpt", "detail", "data", "message", "test", "gate"], int, int]
 
 
 def comment_marker(check_name: str) -> str:
@@ -166,67 +166,161 @@ def _gates_label(gates: Sequence[GateResult]) -> str:
     return f"{plural(len(gates), 'gate', 'gates')}: {', '.join(parts)}"
 
 
-def _evidence_view(item: Evidence, sizes: _Sizes) -> dict[str, object]:
+@dataclass(frozen=True, kw_only=True)
+class ExcerptView:
+    label: _Untrusted  # the log's name and the exit code it records
+    text: _Untrusted
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnnotationView:
+    level: _Untrusted
+    location: _Untrusted
+    title: _Untrusted | None
+    message: _Untrusted
+
+
+@dataclass(frozen=True, kw_only=True)
+class GateView:
+    id: str  # as the markers hold it
+    verdict: str  # the marker word: PASS, FAIL, NOT-APPLICABLE, UNAVAILABLE, OFF
+    verdict_label: str
+    title: _Untrusted
+    headline: _Untrusted
+    details: list[_Untrusted]
+    excerpts: list[ExcerptView]
+    annotations: list[AnnotationView]  # the report only
+    notes: list[str]
+    data: dict[str, object] | None  # the gate's payload (see the module's docstring); None once dropped
+    partial: str  # the gate's partial template, `gates/<id>.md.j2`
+    has_detail: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestView:
+    name: _Untrusted
+    location: _Untrusted | None
+    message: _Untrusted | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CountsView:
+    executed: int
+    passed: int
+    failed: int
+    skipped: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Context:
+    check_name: _Untrusted
+    comment_marker: str
+    verdict: str  # the marker word
+    verdict_label: str
+    verdict_icon: str
+    verdict_reason: str
+    gates_label: str
+    counts: CountsView | None
+    counts_label: str
+    deltas_label: str
+    baseline: _Untrusted | None  # why there is no baseline, when there are no deltas
+    not_checked: str  # the checks this version does not run yet, comma-separated
+    head: _Untrusted | None
+    base: _Untrusted | None
+    stack: _Untrusted
+    tool_version: _Untrusted
+    gates: list[GateView]
+    gates_notes: list[str]
+    failed_tests: list[TestView]
+    failed_tests_label: str
+    failed_tests_notes: list[str]
+
+    def variables(self) -> dict[str, object]:
+        """The names a template sees: this view's fields."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+
+def _excerpt_view(item: Excerpt, sizes: _Sizes) -> ExcerptView:
     """A log's excerpt, labelled with its name and the exit code it records."""
     recorded = "no exit code recorded" if item.exit_code is None else f"exit code {item.exit_code}"
-    return {
-        "label": _clip_inline(f"{item.command}: {recorded}", sizes.inline),
-        "text": _clip_block(item.output, sizes.output),
-    }
+    return ExcerptView(
+        label=_clip_inline(f"{item.source}: {recorded}", sizes.inline), text=_clip_block(item.output, sizes.output)
+    )
 
 
-def _annotation_view(note: Annotation, sizes: _Sizes) -> dict[str, object]:
+def _annotation_view(note: Annotation, sizes: _Sizes) -> AnnotationView:
     lines = f"{note.line}" if note.end_line == note.line else f"{note.line}-{note.end_line}"
-    return {
-        "level": _clip_inline(note.level, sizes.inline),
-        "location": _clip_inline(f"{note.path}:{lines}", sizes.inline),
-        "title": None if note.title is None else _clip_inline(note.title, sizes.inline),
-        "message": _clip_block(note.message, sizes.message),
-    }
+    return AnnotationView(
+        level=_clip_inline(note.level, sizes.inline),
+        location=_clip_inline(f"{note.path}:{lines}", sizes.inline),
+        title=None if note.title is None else _clip_inline(note.title, sizes.inline),
+        message=_clip_block(note.message, sizes.message),
+    )
 
 
-def _gate_view(index: int, gate: GateResult, sizes: _Sizes, dropped: frozenset[_Unit]) -> dict[str, object]:
+def _data_view(value: object, sizes: _Sizes) -> object:
+    """A gate payload as its partial template reads it: a dataclass as a mapping of its fields and
+    public properties (a payload's computed labels), text untrusted and clipped, lists capped,
+    an enum as its value (the schema allows only its values)."""
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, str):
+        return _clip_inline(value, sizes.inline)
+    if isinstance(value, tuple | list):
+        return [_data_view(item, sizes) for item in _cap(value, sizes.rows)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = [field.name for field in dataclasses.fields(value)]
+        names += [name for name, member in vars(type(value)).items() if isinstance(member, property) and name[0] != "_"]
+        return {name: _data_view(getattr(value, name), sizes) for name in names}
+    return value  # int, bool, None
+
+
+def _gate_view(index: int, gate: GateResult, sizes: _Sizes, dropped: frozenset[_Unit]) -> GateView:
     marker, label = _GATE_TEXT[gate.verdict]
     details = [
         _clip_inline(detail, sizes.inline)
         for number, detail in enumerate(_cap(gate.details, sizes.rows))
         if ("detail", index, number) not in dropped
     ]
-    evidence = [
-        _evidence_view(item, sizes)
-        for number, item in enumerate(_cap(gate.evidence, sizes.rows))
-        if ("evidence", index, number) not in dropped
+    excerpts = [
+        _excerpt_view(item, sizes)
+        for number, item in enumerate(_cap(gate.excerpts, sizes.rows))
+        if ("excerpt", index, number) not in dropped
     ]
     annotations = [_annotation_view(note, sizes) for note in gate.annotations] if sizes.annotations else []
     notes = [
         *_more(len(gate.details) - len(details), "more detail", "more details"),
-        *_more(len(gate.evidence) - len(evidence), "more command output", "more command outputs"),
+        *_more(len(gate.excerpts) - len(excerpts), "more command output", "more command outputs"),
     ]
-    return {
-        "id": _token(gate.id),
-        "verdict": marker,
-        "verdict_label": label,
-        "title": _clip_inline(gate.title, sizes.inline),
-        "summary": _clip_inline(gate.summary, sizes.inline),
-        "details": details,
-        "evidence": evidence,
-        "annotations": annotations,
-        "notes": notes,
-        "has_detail": bool(details or evidence or annotations or notes),
-    }
+    data = _data_view(gate.data, sizes) if gate.data is not None and ("data", index, 0) not in dropped else None
+    token = _token(gate.id)
+    return GateView(
+        id=token,
+        verdict=marker,
+        verdict_label=label,
+        title=_clip_inline(gate.title, sizes.inline),
+        headline=_clip_inline(gate.headline, sizes.inline),
+        details=details,
+        excerpts=excerpts,
+        annotations=annotations,
+        notes=notes,
+        data=data if isinstance(data, dict) else None,
+        partial=f"gates/{token}.md.j2",
+        has_detail=bool(details or excerpts or annotations or notes or data),
+    )
 
 
-def _test_view(index: int, test: FailedTest, sizes: _Sizes, dropped: frozenset[_Unit]) -> dict[str, object]:
+def _test_view(index: int, test: FailedTest, sizes: _Sizes, dropped: frozenset[_Unit]) -> TestView:
     location = None if test.path is None else test.path if test.line is None else f"{test.path}:{test.line}"
     shown = test.message is not None and ("message", index, 0) not in dropped
-    return {
-        "name": _clip_inline(test.name, sizes.inline),
-        "location": None if location is None else _clip_inline(location, sizes.inline),
-        "message": _clip_block(test.message, sizes.message) if shown and test.message is not None else None,
-    }
+    return TestView(
+        name=_clip_inline(test.name, sizes.inline),
+        location=None if location is None else _clip_inline(location, sizes.inline),
+        message=_clip_block(test.message, sizes.message) if shown and test.message is not None else None,
+    )
 
 
-def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset()) -> dict[str, object]:
+def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset()) -> Context:
     icon, label, reason = _VERDICT_TEXT[ledger.verdict]
     gates = [
         _gate_view(index, gate, sizes, dropped)
@@ -240,31 +334,31 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
     ]
     hidden_messages = sum(1 for index, test in tests if test.message is not None and ("message", index, 0) in dropped)
     counts = ledger.counts
-    return {
-        "check_name": _clip_inline(ledger.check_name, sizes.inline),
-        "comment_marker": comment_marker(ledger.check_name),
-        "verdict": str(ledger.verdict),
-        "verdict_label": label,
-        "verdict_icon": icon,
-        "verdict_reason": reason,
-        "gates_label": _gates_label(ledger.gates),
-        "counts": None
+    return Context(
+        check_name=_clip_inline(ledger.check_name, sizes.inline),
+        comment_marker=comment_marker(ledger.check_name),
+        verdict=str(ledger.verdict),
+        verdict_label=label,
+        verdict_icon=icon,
+        verdict_reason=reason,
+        gates_label=_gates_label(ledger.gates),
+        counts=None
         if counts is None
-        else {"executed": counts.executed, "passed": counts.passed, "failed": counts.failed, "skipped": counts.skipped},
-        "counts_label": _counts_label(ledger),
-        "deltas_label": _deltas_label(ledger),
-        "baseline": _clip_inline(ledger.baseline, sizes.inline) if ledger.deltas is None else None,
-        "not_checked": ", ".join(name for gate_id, name in NOT_YET_CHECKED if ledger.gate(gate_id) is None),
-        "head": None if ledger.head is None else _clip_inline(ledger.head, sizes.inline),
-        "base": None if ledger.base is None else _clip_inline(ledger.base, sizes.inline),
-        "stack": _clip_inline(ledger.stack, sizes.inline),
-        "tool_version": _clip_inline(ledger.tool_version, sizes.inline),
-        "gates": gates,
-        "gates_notes": _more(len(ledger.gates) - len(gates), "more gate", "more gates"),
-        "failed_tests": [_test_view(index, test, sizes, dropped) for index, test in tests],
-        "failed_tests_label": f"Failing tests ({len(ledger.failed_tests):,})",
-        "failed_tests_notes": [
+        else CountsView(executed=counts.executed, passed=counts.passed, failed=counts.failed, skipped=counts.skipped),
+        counts_label=_counts_label(ledger),
+        deltas_label=_deltas_label(ledger),
+        baseline=_clip_inline(ledger.baseline, sizes.inline) if ledger.deltas is None else None,
+        not_checked=", ".join(name for gate_id, name in NOT_YET_CHECKED if ledger.gate(gate_id) is None),
+        head=None if ledger.head is None else _clip_inline(ledger.head, sizes.inline),
+        base=None if ledger.base is None else _clip_inline(ledger.base, sizes.inline),
+        stack=_clip_inline(ledger.stack, sizes.inline),
+        tool_version=_clip_inline(ledger.tool_version, sizes.inline),
+        gates=gates,
+        gates_notes=_more(len(ledger.gates) - len(gates), "more gate", "more gates"),
+        failed_tests=[_test_view(index, test, sizes, dropped) for index, test in tests],
+        failed_tests_label=f"Failing tests ({len(ledger.failed_tests):,})",
+        failed_tests_notes=[
             *_more(len(ledger.failed_tests) - len(tests), "more failing test", "more failing tests"),
             *_more(hidden_messages, "more failure message not shown", "more failure messages not shown"),
         ],
-    }
+    )

@@ -19,7 +19,9 @@ from evidence_gate.errors import EvidenceGateError
 from evidence_gate.render.escaping import _Untrusted, code_block, escape_html, escape_markdown
 from evidence_gate.workspace import Refused, open_regular
 
-TEMPLATE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\.j2")
+# A template's name: a file of the templates folder, or of its one subfolder, `gates/` (one partial per gate).
+TEMPLATE_FOLDERS = ("", "gates")
+TEMPLATE_NAME = re.compile(r"(?:gates/)?[A-Za-z0-9][A-Za-z0-9_.-]*\.j2")
 _MAX_TEMPLATE_BYTES = 1024 * 1024
 
 
@@ -49,6 +51,8 @@ class _DirectoryLoader(jinja2.BaseLoader):
         if not TEMPLATE_NAME.fullmatch(template):
             raise jinja2.TemplateNotFound(template)
         path = self.directory / template
+        if path.parent != self.directory and path.parent.is_symlink():
+            raise TemplateError(f"{path.parent}: a symlink; templates-dir's gates/ must be a folder of its own")
         if not os.path.lexists(path):
             raise jinja2.TemplateNotFound(template)
         try:

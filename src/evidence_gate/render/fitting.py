@@ -22,7 +22,7 @@ ANNOTATION_TITLE_LIMIT = 255  # characters
 ANNOTATION_MESSAGE_LIMIT = 64 * 1024  # bytes (UTF-8)
 JOB_SUMMARY_LIMIT = 1024 * 1024  # bytes (UTF-8): one step's $GITHUB_STEP_SUMMARY
 
-_PASSING = frozenset({GateVerdict.PASS, GateVerdict.NOT_APPLICABLE})
+_PASSING = frozenset({GateVerdict.PASS, GateVerdict.NOT_APPLICABLE, GateVerdict.OFF})
 
 
 class LimitError(EvidenceGateError):
@@ -38,17 +38,18 @@ def _drop_order(ledger: Ledger, sizes: _Sizes) -> list[_Unit]:
 
     def gate_detail(passing: bool) -> list[_Unit]:
         chosen = [index for index in reversed(range(len(gates))) if (gates[index].verdict in _PASSING) == passing]
-        evidence: list[_Unit] = [
-            ("evidence", index, number)
+        excerpts: list[_Unit] = [
+            ("excerpt", index, number)
             for index in chosen
-            for number in reversed(range(len(_cap(gates[index].evidence, sizes.rows))))
+            for number in reversed(range(len(_cap(gates[index].excerpts, sizes.rows))))
         ]
+        data: list[_Unit] = [("data", index, 0) for index in chosen if gates[index].data is not None]
         details: list[_Unit] = [
             ("detail", index, number)
             for index in chosen
             for number in reversed(range(len(_cap(gates[index].details, sizes.rows))))
         ]
-        return evidence + details
+        return excerpts + data + details
 
     return [
         *gate_detail(passing=True),
@@ -78,7 +79,7 @@ def _fit(
         return len(text.encode("utf-8")) if in_bytes else len(text)
 
     def render(dropped: Sequence[_Unit]) -> str:
-        return _render(environment, name, _context(ledger, sizes, frozenset(dropped)))
+        return _render(environment, name, _context(ledger, sizes, frozenset(dropped)).variables())
 
     text = render(())
     if measure(text) <= limit:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -116,19 +116,48 @@ class RunTotals:
         return parser.reading(self.total, notes=(*added_up, *self.notes, *closing_notes), failed_tests=failed_tests)
 
 
+@dataclass(frozen=True, kw_only=True)
+class CaseResult:
+    """One test case of a report that names its cases, for callers that need names (per-criterion
+    evidence, test identities)."""
+
+    name: str
+    classname: str
+    file: str | None
+    line: int | None  # None, or a line number from 1
+    outcome: str  # passed | failed | skipped
+    message: str | None
+    from_pytest: bool = False  # pytest wrote the report: `classname` is its node id, mangled (see node_ids.py)
+    shown_as: str | None = None  # the name as the runner's console spells it, where that could be proven
+
+    @property
+    def display_name(self) -> str:
+        """`classname::name`, or the name alone where the report repeats it as the class name: the one
+        spelling every output shows (the failing tests, annotations, criteria, lost tests). Spaces
+        around each part go: jest-junit writes `" adds zero"` for the test its console calls
+        `adds zero`; a pytest case, as its node id where the test file is found (`shown_as`). (The
+        identity, `case_identity`, keeps the report's exact words.)"""
+        if self.shown_as is not None:
+            return self.shown_as
+        classname, name = self.classname.strip(), self.name.strip()
+        return f"{classname}::{name}" if classname and classname != name else name
+
+
 class DocumentParser(ABC):
     """A parser for a structured report read from a file as a whole (JUnit XML, xcresult JSON)."""
 
     name: ClassVar[str]
     trusts: ClassVar[str]
+    names_cases: ClassVar[bool]  # whether the format names each test case (and `parse` hands them to `on_case`)
 
     @abstractmethod
     def recognises(self, head: bytes) -> bool:
         """Whether the first bytes of a file look like this format."""
 
     @abstractmethod
-    def parse(self, path: Path) -> Reading:
-        """Read the file; malformed content is a Reading without counts and with the reason."""
+    def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
+        """Read the file; malformed content is a Reading without counts and with the reason. A format
+        that names its test cases hands each to `on_case` as it reads."""
 
 
 SHOWN_CHARS = 200

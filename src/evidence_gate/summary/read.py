@@ -23,9 +23,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Counts, TestSummary
-from evidence_gate.summary.base import Reading, failed_names
+from evidence_gate.summary.base import CaseResult, Reading, failed_names
 from evidence_gate.summary.encoding import decoded_head, detect_encoding, is_wide, text_reader, wide_name
-from evidence_gate.summary.parsers.junit import CaseResult, scan_junit
 from evidence_gate.summary.registry import (
     ALL_PARSERS,
     DOCUMENT_PARSERS,
@@ -142,8 +141,15 @@ def read_lines(path: Path) -> Iterator[str]:
         yield drawing
 
 
-def read_source(path: Path, candidates: Sequence[str], label: str | None = None) -> TestSummary:
-    """One file's summary, tried with `candidates` (parser names, in order)."""
+def read_source(
+    path: Path,
+    candidates: Sequence[str],
+    label: str | None = None,
+    on_case: Callable[[CaseResult], None] | None = None,
+) -> TestSummary:
+    """One file's summary, tried with `candidates` (parser names, in order). A report that names its
+    test cases hands each to `on_case` as it streams past: one pass serves both the counts and
+    whatever a caller collects (identities, failures, tagged tests)."""
     source = label or str(path)
     try:
         with open_resolved(path) as handle:
@@ -159,7 +165,7 @@ def read_source(path: Path, candidates: Sequence[str], label: str | None = None)
         if name in DOCUMENT_PARSERS:
             parser = document_parser(name)
             if len(candidates) == 1 or parser.recognises(text_head):
-                return _summary(_read_document(parser.name, path, encoding), source)
+                return _summary(_read_document(parser.name, path, encoding, on_case), source)
     line_names = [name for name in candidates if name in LINE_PARSERS]
     reading = _read_lines(path, line_names) if line_names else None
     if reading is None:
@@ -168,26 +174,11 @@ def read_source(path: Path, candidates: Sequence[str], label: str | None = None)
     return _summary(reading, source)
 
 
-def _read_document(name: str, path: Path, encoding: str) -> Reading:
+def _read_document(name: str, path: Path, encoding: str, on_case: Callable[[CaseResult], None] | None) -> Reading:
     """A structured report; only the JUnit reader streams UTF-16/32, the others are refused with the reason."""
     if is_wide(encoding) and name != "junit":
         return Reading(parser=name, counts=None, reason=f"cannot read {path.name}: {wide_name(encoding)}")
-    return document_parser(name).parse(path)
-
-
-def read_junit(
-    path: Path, on_case: Callable[[CaseResult], None] | None = None, label: str | None = None
-) -> TestSummary:
-    """A JUnit report's summary, handing each test case to `on_case` (names, outcomes, messages) as it
-    streams past: one pass serves both the counts and whatever a caller collects."""
-    try:
-        with open_resolved(path) as handle:
-            reason = unreadable_reason(handle.read(HEAD_BYTES))
-    except Refused as refusal:
-        reason = refusal.reason
-    if reason:
-        return TestSummary(counts=None, parser="junit", source=label or str(path), reason=reason)
-    return _summary(scan_junit(path, on_case), label or str(path))
+    return document_parser(name).parse(path, on_case)
 
 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:

@@ -53,6 +53,12 @@ def document_parser(name: str) -> DocumentParser:
     return parser
 
 
+def document_format(head: bytes) -> str | None:
+    """The document format whose own parser recognises a file's first bytes, None for a log: how a
+    report is told from a log, so a new report format is one module and one line above."""
+    return next((name for name in DOCUMENT_PARSERS if document_parser(name).recognises(head)), None)
+
+
 def line_parser(name: str) -> LineParser:
     """A fresh parser instance (line parsers keep state while they read)."""
     parser_class = _exported(LINE_PARSERS[name])

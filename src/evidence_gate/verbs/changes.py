@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
 from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_OK
-from evidence_gate.git import WORKTREE, Git
+from evidence_gate.git import WORKTREE
 from evidence_gate.model import Change
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import print_json, printable, table
@@ -38,8 +40,8 @@ def change_document(change: Change) -> dict[str, Any]:
     return document
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    git = Git(Path(args.repo))
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
+    git = effects_for(Path(args.repo), environ).checkout()
     adapters = table(args)
     detection = detect(git.top, adapters)
     change = collect_changes(git, args.base, args.head, PathClassifier(table=adapters, matches=detection.matches))

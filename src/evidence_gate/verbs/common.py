@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -33,11 +33,11 @@ def print_json(document: Any, out: TextIO) -> None:
     out.write(json_safe(json.dumps(document, indent=2, ensure_ascii=True)) + "\n")
 
 
-def existing_file(name: str) -> Path:
+def existing_file(name: str, environ: Mapping[str, str]) -> Path:
     """A file named on the command line. One inside the workspace (GITHUB_WORKSPACE, else the current
     folder) is the pull request's: it must not lead outside it through a symlink, nor into `.git`."""
     path = Path(name)
-    Workspace.from_environment(Path.cwd(), os.environ).check(path)
+    Workspace.from_environment(Path.cwd(), environ).check(path)
     if not path.is_file():
         raise UsageError(f"{name}: no such file" if not path.exists() else f"{name}: not a file")
     return path

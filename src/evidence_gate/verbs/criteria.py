@@ -6,34 +6,34 @@ import argparse
 import re
 import shlex
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from evidence_gate.changes import PathClassifier
 from evidence_gate.criteria_source import (
     Criterion,
+    TaggedTests,
     criteria_from_body,
     criteria_from_count,
     read_body,
     tagged_sources,
 )
+from evidence_gate.effects import Effects, effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from evidence_gate.gates.criteria import (
     CommandOutcome,
     CriterionResult,
     CriterionStatus,
-    TaggedTests,
     check_story,
     from_command,
     from_reports,
     regex_escaped,
     tag_of,
 )
-from evidence_gate.git import open_repository
-from evidence_gate.runner import run_command
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import AdapterTable
-from evidence_gate.summary.read import read_junit, read_source
+from evidence_gate.summary.read import read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json, table
 
@@ -73,18 +73,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per command (default 1800)")
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
     story = check_story(args.story)
     if args.count is not None:
         criteria = criteria_from_count(args.count)
     else:
-        criteria = criteria_from_body(read_body(existing_file(args.from_pr_body)), args.from_pr_body)
+        criteria = criteria_from_body(read_body(existing_file(args.from_pr_body, environ)), args.from_pr_body)
+    effects = effects_for(Path(args.repo), environ)
     if args.junit:
-        reports = [existing_file(name) for name in args.junit]
-        results, unread = _from_junit(story, criteria, reports, Path(args.repo), table(args))
+        reports = [existing_file(name, environ) for name in args.junit]
+        results, unread = _from_junit(story, criteria, reports, effects, table(args))
     else:
         results, unread = (
-            _from_commands(story, criteria, _command_arguments(args.command), Path(args.repo), args.timeout),
+            results_from_commands(story, criteria, command_arguments(args.command), effects, args.timeout),
             [],
         )
     ok = not unread and all(result.status is CriterionStatus.GREEN for result in results)
@@ -105,21 +106,20 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _from_junit(
-    story: str, criteria: tuple[Criterion, ...], reports: list[Path], repo: Path, adapters: AdapterTable
+    story: str, criteria: tuple[Criterion, ...], reports: list[Path], effects: Effects, adapters: AdapterTable
 ) -> tuple[tuple[CriterionResult, ...], list[str]]:
     tagged = TaggedTests(story)
     unread: list[str] = []
     for report in reports:
-        summary = read_junit(report, tagged)
+        summary = read_source(report, ["junit"], on_case=tagged)
         if summary.counts is None:
             unread.append(f"{report}: {summary.reason}")
-    git = open_repository(repo)
-    classifier = PathClassifier(table=adapters, matches=detect(git.top if git else repo, adapters).matches)
-    sources = tagged_sources(story, criteria, git, classifier)
+    classifier = PathClassifier(table=adapters, matches=detect(effects.top, adapters).matches)
+    sources = tagged_sources(story, criteria, effects.git, classifier)
     return from_reports(story, criteria, tagged.by_tag, sources), unread
 
 
-def _command_arguments(template: str) -> tuple[str, ...]:
+def command_arguments(template: str) -> tuple[str, ...]:
     """The template's arguments, split once: a template without a tag slot would run the same
     unfiltered command for every criterion, so it is refused before anything runs."""
     try:
@@ -140,15 +140,15 @@ def _filtered(arguments: tuple[str, ...], tag: str) -> list[str]:
     return [_TAG_SLOT.sub(lambda slot: values[slot.group(1)], argument) for argument in arguments]
 
 
-def _from_commands(
-    story: str, criteria: tuple[Criterion, ...], arguments: tuple[str, ...], repo: Path, timeout: float
+def results_from_commands(
+    story: str, criteria: tuple[Criterion, ...], arguments: tuple[str, ...], effects: Effects, timeout: float
 ) -> tuple[CriterionResult, ...]:
     results = []
     with tempfile.TemporaryDirectory(prefix="evidence-gate-criteria-") as scratch:
         for criterion in criteria:
             tag = tag_of(story, criterion.number)
             argv = _filtered(arguments, tag)
-            run = run_command(argv, repo, Path(scratch) / f"criterion-{criterion.number}.log", timeout)
+            run = effects.commands(argv, effects.repo, Path(scratch) / f"criterion-{criterion.number}.log", timeout)
             summary = read_source(run.output, ALL_PARSERS, label=run.command)
             outcome = CommandOutcome(command=run.command, exit_code=run.exit_code, summary=summary)
             results.append(from_command(criterion, tag, outcome))

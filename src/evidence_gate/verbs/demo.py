@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from evidence_gate.demo import DemoRun, Runner, preview_html, run_demo
 from evidence_gate.errors import EXIT_OK, UsageError
-from evidence_gate.ledger import to_document
+from evidence_gate.ledger_document import to_document
 from evidence_gate.render import render_comment
 from evidence_gate.verbs.common import print_json, table
 
@@ -49,14 +50,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
     runner = Runner(args.runner)
     if args.keep is None:
         with tempfile.TemporaryDirectory(prefix="evidence-gate-demo-") as scratch:
-            demo = run_demo(Path(scratch) / "shop", runner, table(args))
+            demo = run_demo(Path(scratch) / "shop", runner, table(args), environ)
     else:
         _check_empty(args.keep)
-        demo = run_demo(args.keep, runner, table(args))
+        demo = run_demo(args.keep, runner, table(args), environ)
     comment = render_comment(demo.ledger)
     _write_preview(args.preview, preview_html(comment, f"Evidence Gate demo: {demo.ledger.verdict}"))
     if args.json:

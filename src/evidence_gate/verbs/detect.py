@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -50,7 +51,7 @@ def detection_document(detection: Detection) -> dict[str, Any]:
     }
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
     detection = detect(Path(args.path), table(args))
     if args.json:
         print_json(detection_document(detection), out)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
 from evidence_gate.freshness import run_started, stale_reports
-from evidence_gate.gates.evidence import EvidenceFacts, LogEvidence, evaluate_evidence
-from evidence_gate.git import open_repository
+from evidence_gate.gates.claims import ClaimFacts, LogEvidence, judge_claim
 from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
 from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.verbs.common import existing_file, print_json, table
@@ -55,30 +55,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
     adapters = table(args)
     adapter = adapters.get(args.stack) if args.stack else None
     unknown = adapter is not None and adapter.id == adapters.unknown.id
     claim = Claim(args.claim)
-    log = existing_file(args.log)
-    reports = [existing_file(name) for name in (*args.junit, *args.xcresult_json)]
+    log = existing_file(args.log, environ)
+    reports = [existing_file(name, environ) for name in (*args.junit, *args.xcresult_json)]
     candidates = candidate_parsers(None, adapter.parsers if adapter and not unknown else None)
     log_summary = read_source(log, candidates) if claim is Claim.TEST else None
     # Without --stack, the log is judged by the markers of the stacks whose parser read it.
     stacks = [adapter] if adapter else adapters_reading(adapters, log_summary.parser if log_summary else None)
     markers = markers_for(adapters, claim, stacks, args.success_pattern, args.failure_pattern)
-    report_summaries = collect_summaries([], candidates, args.junit, args.xcresult_json)
-    git = open_repository(Path(args.repo))
+    report_summaries = collect_summaries(environ, [], candidates, args.junit, args.xcresult_json)
+    effects = effects_for(Path(args.repo), environ)
+    git = effects.git
     started, _ = run_started(git, args.since)
-    verdict = evaluate_evidence(
-        EvidenceFacts(
+    verdict = judge_claim(
+        ClaimFacts(
             claim=claim,
             unknown_stack=unknown,
             logs=(LogEvidence(source=str(log), scan=scan_log(log, markers), summary=log_summary),),
             reports=tuple(report_summaries),
-            stale=stale_reports([log, *reports], started, git),
+            stale=stale_reports([log, *reports], started, git, now=effects.clock()),
             attended=args.attended,
-            in_ci=os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true",
+            in_ci=effects.in_ci,
         )
     )
     if args.json:

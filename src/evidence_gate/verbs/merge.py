@@ -9,11 +9,13 @@ Every shard must name the same head commit and check name.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
-from evidence_gate.ledger import Verdict, merge, read_ledgers, to_document, write_ledger
+from evidence_gate.ledger import Verdict, merge
+from evidence_gate.ledger_document import read_ledgers, to_document, write_ledger
 from evidence_gate.verbs.common import existing_file, print_json
 
 NAME = "merge"
@@ -29,8 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", required=True, help="where to write the merged ledger")
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    merged = merge(read_ledgers(existing_file(name) for name in args.ledgers))
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
+    merged = merge(read_ledgers(existing_file(name, environ) for name in args.ledgers))
     write_ledger(merged, Path(args.output))
     if args.json:
         print_json(to_document(merged), out)

@@ -10,23 +10,20 @@ request's current head, as GitHub reports it, before anything is written.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from github import Github, GithubException, UnknownObjectException
-
 from evidence_gate import policy
-from evidence_gate.action import checked_ledger, notice, publish_ledger, warning
+from evidence_gate.console import notice, warning
 from evidence_gate.errors import UsageError
-from evidence_gate.github.client import GitHubDidNotAnswer, WaitBudget, make_client
-from evidence_gate.github.context import GitHubContext, load_context
+from evidence_gate.github.client import WaitBudget, make_client
+from evidence_gate.github.context import load_context
 from evidence_gate.github.files import write_job_summary
-from evidence_gate.github.publish import describe
-from evidence_gate.ledger import read_ledger
-from evidence_gate.model import PullRequest
+from evidence_gate.github.publish import checked_ledger, current_pull, publish_ledger
+from evidence_gate.ledger_document import read_ledger
 from evidence_gate.render import render_job_summary
 from evidence_gate.settings import resolve
 from evidence_gate.verbs.common import existing_file, print_json
@@ -48,22 +45,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repo", default=".", help="where .github/evidence-gate.yml is read from (default: .)")
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    ledger = read_ledger(existing_file(args.ledger))
-    context = load_context({**os.environ, **({"GITHUB_EVENT_PATH": args.event} if args.event else {})})
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
+    ledger = read_ledger(existing_file(args.ledger, environ))
+    context = load_context({**environ, **({"GITHUB_EVENT_PATH": args.event} if args.event else {})})
     if context is None:
         raise UsageError("publish: GITHUB_REPOSITORY is not set: run it in a GitHub Actions job")
-    settings = resolve(Path(args.repo), {}, os.environ, None)
+    settings = resolve(Path(args.repo), {}, environ, None)
     if not settings.github_token:
         raise UsageError("publish: no token (set INPUT_GITHUB-TOKEN or GITHUB_TOKEN)")
     budget = WaitBudget(settings.api_wait_seconds)
     client = make_client(settings.github_token, context.api_url, budget)
     if context.pull_request is not None:
         # The event is untrusted: only its number is used; the shas come from GitHub itself.
-        context = replace(context, pull_request=_current_pull(client, context, context.pull_request.number))
+        context = replace(context, pull_request=current_pull(client, context, context.pull_request.number))
     ledger = checked_ledger(ledger, context, settings)
     if settings.job_summary:
-        write_job_summary(os.environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
+        write_job_summary(environ.get("GITHUB_STEP_SUMMARY"), render_job_summary(ledger, settings.templates_dir))
     published = publish_ledger(client, context, settings, ledger)
     for problem in published.problems:
         warning(sys.stdout, problem)
@@ -74,19 +71,3 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         notice(out, f"published {ledger.verdict}: {published.check_run_url or 'no check run'}")
     return policy.exit_code(ledger.verdict, settings.fail_on)
-
-
-def _current_pull(client: Github, context: GitHubContext, number: int) -> PullRequest:
-    """The pull request as GitHub has it now; one it does not know, or will not show, is an error."""
-    where = f"pull request #{number} of {context.repository}"
-    try:
-        pull = client.get_repo(context.repository, lazy=True).get_pull(number)
-        return PullRequest(number=pull.number, base_sha=pull.base.sha, head_sha=pull.head.sha, body=pull.body or "")
-    except UnknownObjectException as error:
-        raise UsageError(
-            f"publish: GitHub has no {where} (404): check the event file, and that the token can read the repository"
-        ) from error
-    except GithubException as error:
-        raise UsageError(f"publish: GitHub refused to show {where} ({describe(error)})") from error
-    except GitHubDidNotAnswer as error:
-        raise UsageError(f"publish: cannot read {where}: {error}") from error

@@ -7,21 +7,24 @@ published: the rendered PR comment (`--format markdown`) or the ledger (`--forma
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from evidence_gate import policy
 from evidence_gate.base_config import base_config, run_templates
+from evidence_gate.effects import effects_for
+from evidence_gate.facts import RunInputs
+from evidence_gate.gates.registry import GATE_IDS
 from evidence_gate.github.context import load_context
-from evidence_gate.ledger import ledger_json, to_document
-from evidence_gate.pipeline import RunInputs, run_pipeline
+from evidence_gate.ledger_document import ledger_json, to_document
+from evidence_gate.pipeline import run_pipeline
 from evidence_gate.render import render_comment, render_report
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import CommentMode, FailOn, resolve
-from evidence_gate.verbs.common import print_json
-from evidence_gate.workspace import Workspace, write_user_file
+from evidence_gate.verbs.common import print_json, table
+from evidence_gate.workspace import write_user_file
 
 NAME = "run"
 HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger and the verdict"
@@ -62,6 +65,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=[str(level) for level in FailOn],
         help="which verdicts fail: stagnation (the default: BLOCKED and STAGNATION), blocked, or never",
     )
+    parser.add_argument(
+        "--gates-off",
+        nargs="+",
+        metavar="ID",
+        help=f"gates to switch off, each shown as off ({', '.join(GATE_IDS)})",
+    )
 
 
 def flags(args: argparse.Namespace) -> dict[str, object]:
@@ -76,27 +85,26 @@ def flags(args: argparse.Namespace) -> dict[str, object]:
         "ledger-out": args.ledger_out,
         "comment-mode": args.comment_mode,
         "fail-on": args.fail_on,
+        "gates-off": args.gates_off,
     }
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    context = load_context(os.environ)
-    repo = Path(args.repo)
-    base = base_config(repo, context.pull_request if context else None, os.environ, args.base)
-    settings = resolve(repo, flags(args), os.environ, args.config, base)
-    in_ci = os.environ.get("CI") == "true" or os.environ.get("GITHUB_ACTIONS") == "true"
-    workspace = Workspace.from_environment(repo, os.environ)
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
+    context = load_context(environ)
+    effects = effects_for(Path(args.repo), environ)
+    base = base_config(effects, context.pull_request if context else None, args.base)
+    settings = resolve(effects.repo, flags(args), environ, args.config, base)
     with tempfile.TemporaryDirectory(prefix="evidence-gate-templates-") as scratch:
         if not args.templates_dir:  # a folder named here is the user's; one from the config is checked
-            settings = run_templates(settings, base, workspace, Path(scratch))
-        secrets = run_secrets(os.environ, settings.github_token)
-        ledger = run_pipeline(RunInputs(settings=settings, in_ci=in_ci, workspace=workspace, secrets=secrets))
+            settings = run_templates(settings, base, effects.workspace, Path(scratch))
+        inputs = RunInputs(table=table(args), secrets=run_secrets(environ, settings.github_token))
+        ledger = run_pipeline(settings, inputs, effects)
         if settings.ledger_out:
             # A path given here is the user's; one from the config or the action's inputs stays in the workspace.
             if args.ledger_out:
                 write_user_file(settings.ledger_out, ledger_json(ledger))
             else:
-                workspace.write_text(settings.ledger_out, ledger_json(ledger))
+                effects.workspace.write_text(settings.ledger_out, ledger_json(ledger))
         if args.report_out:
             write_user_file(Path(args.report_out), render_report(ledger, settings.templates_dir))
         if args.format == "json" or args.json:

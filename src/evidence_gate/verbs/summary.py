@@ -6,7 +6,7 @@ import argparse
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
@@ -45,6 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def collect_summaries(
+    environ: Mapping[str, str],
     files: Sequence[str],
     candidates: Sequence[str],
     junit: Sequence[str] = (),
@@ -58,9 +59,9 @@ def collect_summaries(
         if name == "-":
             summaries.append(_read_stdin(stdin or sys.stdin.buffer, candidates))
         else:
-            summaries.append(read_source(existing_file(name), candidates))
-    summaries.extend(read_source(existing_file(name), ["junit"]) for name in junit)
-    summaries.extend(read_source(existing_file(name), ["xcresult"]) for name in xcresult_json)
+            summaries.append(read_source(existing_file(name, environ), candidates))
+    summaries.extend(read_source(existing_file(name, environ), ["junit"]) for name in junit)
+    summaries.extend(read_source(existing_file(name, environ), ["xcresult"]) for name in xcresult_json)
     summaries.extend(summarise_bundle(Path(name)) for name in xcresult)
     return summaries
 
@@ -84,12 +85,12 @@ def summary_line(summary: TestSummary) -> str:
     )
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
     if not (args.files or args.junit or args.xcresult_json or args.xcresult):
         raise UsageError("summary: give at least one input (a file, '-' for standard input, --junit or --xcresult)")
     stack_parsers = table(args).get(args.stack).parsers if args.stack else None
     candidates = candidate_parsers(args.parser, stack_parsers)
-    summaries = collect_summaries(args.files, candidates, args.junit, args.xcresult_json, args.xcresult)
+    summaries = collect_summaries(environ, args.files, candidates, args.junit, args.xcresult_json, args.xcresult)
     total = weigh(summaries)
     if args.json:
         document = total.document()

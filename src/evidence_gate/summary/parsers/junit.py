@@ -39,7 +39,7 @@ from pathlib import Path
 from lxml import etree
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import DocumentParser, Reading
+from evidence_gate.summary.base import CaseResult, DocumentParser, Reading
 from evidence_gate.summary.xml_documents import utf8_documents
 from evidence_gate.workspace import Refused, open_resolved
 
@@ -58,23 +58,6 @@ _TODO = "todo"  # node's <skipped type="todo">
 _PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
 _ROOT_BYTES = 4096
 _EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
-
-
-@dataclass(frozen=True, kw_only=True)
-class CaseResult:
-    """One test case, for callers that need names (per-criterion evidence, test identities)."""
-
-    name: str
-    classname: str
-    file: str | None
-    line: int | None  # None, or a line number from 1
-    outcome: str  # passed | failed | skipped
-    message: str | None
-
-    @property
-    def display_name(self) -> str:
-        """`classname::name`, or the name alone where the report repeats it as the class name."""
-        return f"{self.classname}::{self.name}" if self.classname and self.classname != self.name else self.name
 
 
 @dataclass(eq=False)
@@ -102,7 +85,7 @@ class _Scan:
     previous: tuple[_Suite | None, str, str, str] | None = None  # the last test case's suite, class and name
     previous_outcome: str = ""
     repeated: int = 0
-    zero_based_lines: bool = False  # the document is pytest's, whose `line=` counts from 0
+    zero_based_lines: bool = False  # the document is pytest's, whose `line=` counts from 0 (and names node ids)
     notes: list[str] = field(default_factory=list)
 
     def untally(self, outcome: str, suite: _Suite | None) -> None:
@@ -292,6 +275,7 @@ def _count_case(
                 line=_line_number(element.get("line"), scan.zero_based_lines),
                 outcome=outcome,
                 message=_capped(message) if message is not None and outcome == "failed" else None,
+                from_pytest=scan.zero_based_lines,
             )
         )
 
@@ -396,6 +380,7 @@ def _one_line(text: str) -> str:
 
 class JUnitParser(DocumentParser):
     name = "junit"
+    names_cases = True
     trusts = (
         "the <testcase> elements and their <failure>, <error> and <skipped> children; suite totals only cross-check"
     )
@@ -404,8 +389,8 @@ class JUnitParser(DocumentParser):
         text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
         return text.startswith(b"<") and (b"<testsuite" in head or b"<testsuites" in head)
 
-    def parse(self, path: Path) -> Reading:
-        return scan_junit(path)
+    def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
+        return scan_junit(path, on_case)
 
 
 PARSER = JUnitParser()

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import DocumentParser, Reading
+from evidence_gate.summary.base import CaseResult, DocumentParser, Reading
 from evidence_gate.workspace import Refused, open_resolved
 
 _LEGACY = re.compile(rb'"_name"\s*:\s*"ActionsInvocationRecord"')
@@ -41,6 +42,7 @@ class XcresultParser(DocumentParser):
     """Reads the counts of an xcresulttool test-results summary or legacy ActionsInvocationRecord."""
 
     name: ClassVar[str] = "xcresult"
+    names_cases: ClassVar[bool] = False
     trusts: ClassVar[str] = (
         "the summary's `passedTests`/`failedTests`/`skippedTests`/`expectedFailures` (checked against "
         "`totalTestCount`), or the legacy record's `metrics.testsCount`/`testsFailedCount`/`testsSkippedCount`"
@@ -53,7 +55,8 @@ class XcresultParser(DocumentParser):
             return True
         return b'"passedTests"' in head and b'"failedTests"' in head
 
-    def parse(self, path: Path) -> Reading:
+    def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
+        """The summary's counts; the export names no test case, so `on_case` is never called."""
         try:
             with open_resolved(path) as handle:
                 document = json.load(handle)

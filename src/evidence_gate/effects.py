@@ -1,0 +1,67 @@
+"""The side effects a run may have, as one value the entry points build and pass in: the
+environment, the git checkout, the files it may read and write (the workspace), the commands it may
+start, and the clock.
+
+Everything past the entry points (`cli.main`, `action.main`) takes what it needs from here rather
+than reaching for `os.environ`, opening its own `Git` or starting its own processes, so a test can
+hand in a real temporary repository, a recording command runner or a fixed clock, and a gate that
+must run tests (in a worktree of its own) gets its shell from the same place as every other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from evidence_gate.git import Git, open_repository
+from evidence_gate.runner import CommandRun, run_command
+from evidence_gate.workspace import Workspace
+
+
+class CommandRunner(Protocol):
+    """Runs `argv` (no shell) in `cwd`, its output into the file `output`, for at most `timeout` seconds."""
+
+    def __call__(self, argv: Sequence[str], cwd: Path, output: Path, timeout: float) -> CommandRun: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Effects:
+    repo: Path  # the directory the run is about; `git.top` when it is in a checkout
+    environ: Mapping[str, str] = field(repr=False)
+    git: Git | None
+    workspace: Workspace
+    commands: CommandRunner
+    in_ci: bool  # unattended: nobody reads a warning before the result counts
+    clock: Callable[[], float] = time.time  # seconds since the epoch
+
+    @property
+    def top(self) -> Path:
+        """The checkout's top directory, or the repo itself outside git."""
+        return self.git.top if self.git else self.repo
+
+    def worktree(self, commit: str) -> contextlib.AbstractContextManager[Path]:
+        """A temporary work tree of `commit` (see `Git.worktree`), for a gate that runs code there."""
+        return self.checkout().worktree(commit)
+
+    def checkout(self) -> Git:
+        """The git checkout, for what cannot be done without one: without it, the error that says why."""
+        return self.git if self.git is not None else Git(self.repo, self.environ)
+
+
+def effects_for(repo: Path, environ: Mapping[str, str], workspace: Workspace | None = None) -> Effects:
+    """The effects of a run about `repo`: its checkout opened once, files bounded by the workspace
+    the environment names (`Workspace.from_environment`) unless one is given, and commands run
+    with `environ`, tokens removed."""
+    return Effects(
+        repo=repo,
+        environ=environ,
+        git=open_repository(repo, environ),
+        workspace=workspace or Workspace.from_environment(repo, environ),
+        commands=functools.partial(run_command, environ=environ),
+        in_ci=environ.get("CI") == "true" or environ.get("GITHUB_ACTIONS") == "true",
+    )

@@ -1,0 +1,267 @@
+"""The facts a run's gates judge, gathered once: the repository, its detection and adapter, the
+whole change with its hunks, the reports classified by the parser registry and read, their test
+cases, the pull request and the baseline.
+
+Everything is read here, through the effects passed in (git, files, the clock); after this, the
+gates see plain values only. A gate that needs more (the tags in the test sources, a run of its
+own) reads it in its own `gather` step, from the same effects (see `gates/gate.py`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.criteria_source import TaggedTests, TagTally
+from evidence_gate.digest import Digest
+from evidence_gate.effects import Effects
+from evidence_gate.freshness import run_started, stale_reports
+from evidence_gate.gates.claims import LogEvidence, weighed
+from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Excerpt, FailedTest, case_identity
+from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
+from evidence_gate.model import Change, Counts, Detection, PullRequest, TestSummary
+from evidence_gate.settings import Settings
+from evidence_gate.stacks.detect import detect
+from evidence_gate.stacks.table import Adapter, AdapterTable
+from evidence_gate.summary.base import CaseResult, failed_names
+from evidence_gate.summary.excerpt import excerpt
+from evidence_gate.summary.node_ids import node_prefix
+from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, read_source
+from evidence_gate.summary.registry import document_format, document_parser
+from evidence_gate.workspace import Refused, Workspace, display, open_regular
+
+MAX_TEST_IDENTITIES = 200_000
+MAX_FAILED_TESTS = 1_000
+MAX_MESSAGE = 4_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reports:
+    """The files the `reports` globs matched, each once, as logs or as documents of a format the
+    parser registry recognises; and the globs that matched nothing and the files refused."""
+
+    given: bool  # whether `reports` named anything
+    logs: tuple[Path, ...] = ()
+    documents: tuple[tuple[Path, str], ...] = ()  # (file, format)
+    unmatched: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
+    shown: Mapping[Path, str] = field(default_factory=dict)  # each file as reviewers read it: workspace-relative
+
+    @property
+    def all(self) -> tuple[Path, ...]:
+        return (*self.logs, *(path for path, _ in self.documents))
+
+
+@dataclass(frozen=True, kw_only=True)
+class TestCases:
+    """The test cases the reports name, kept compact: identities, names, failures, tagged cases."""
+
+    identities: Mapping[str, str] = field(default_factory=dict)  # case identity -> outcome
+    names: Mapping[str, str] = field(default_factory=dict)  # case identity -> name, for the first MAX_NAMED_TESTS
+    failed: tuple[FailedTest, ...] = ()
+    failed_total: int = 0
+    tagged: Mapping[str, TagTally] = field(default_factory=dict)  # a story's tag -> its tests
+    truncated: bool = False  # identities kept for the first MAX_TEST_IDENTITIES cases only
+    reports: int = 0  # how many reports are of a format that names test cases
+
+
+@dataclass(frozen=True, kw_only=True)
+class Facts:
+    top: Path  # the checkout's top, or the repository outside git
+    detection: Detection
+    adapter: Adapter
+    unknown_stack: bool
+    head: str | None
+    base: str | None
+    change: Change | None  # None without a base: the change was not inspected
+    reports: Reports
+    logs: tuple[LogEvidence, ...]  # each log read and scanned, in `reports.logs` order
+    documents: tuple[TestSummary, ...]  # each document read, in `reports.documents` order
+    counts: Counts | None  # the logs and documents weighed as one run
+    excerpts: tuple[Excerpt, ...]  # each log's first and last lines
+    cases: TestCases
+    stale: tuple[str, ...]  # one line per report not produced by this run
+    fresh_after: str  # where the run's start came from
+    pull_request: PullRequest | None
+    baseline: Digest | None
+    baseline_note: str
+    in_ci: bool
+    classifier: PathClassifier  # what each path is for (tests, CI, docs), by the adapter table
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunInputs:
+    """What a run is about, beyond its settings: the pull request, the base run's digest, the table."""
+
+    pull_request: PullRequest | None = None
+    baseline: Digest | None = None
+    baseline_note: str = "not looked up: only the action reads the base commit's check run"
+    table: AdapterTable
+    secrets: tuple[str, ...] = field(default=(), repr=False)  # masked in everything the ledger holds
+
+
+class _CaseCollector:
+    """Takes each test case as a report streams past and keeps what `TestCases` holds, each named
+    once, as its runner's console names it where that can be proven (`node_ids.py`)."""
+
+    def __init__(self, story: str | None, top: Path) -> None:
+        self.top = top
+        self.prefixes: dict[str, str | None] = {}  # a pytest classname -> its node id's prefix
+        self.identities: dict[str, str] = {}
+        self.names: dict[str, str] = {}
+        self.failed: list[FailedTest] = []
+        self.failed_total = 0
+        self.truncated = False
+        self.tagged = TaggedTests(story) if story else None
+
+    def _regular_file(self, relative: str) -> bool:
+        """Whether the checkout holds this file itself (a symlink is not followed: only a name is asked)."""
+        try:
+            return stat.S_ISREG(os.lstat(self.top / relative).st_mode)
+        except OSError:
+            return False
+
+    def _named(self, case: CaseResult) -> CaseResult:
+        if not case.from_pytest or not case.classname:
+            return case
+        if case.classname not in self.prefixes:
+            if len(self.prefixes) >= MAX_NAMED_TESTS:
+                return case
+            self.prefixes[case.classname] = node_prefix(case.classname, self._regular_file)
+        prefix = self.prefixes[case.classname]
+        return case if prefix is None else replace(case, shown_as=f"{prefix}::{case.name.strip()}")
+
+    def __call__(self, case: CaseResult) -> None:
+        case = self._named(case)
+        if len(self.identities) < MAX_TEST_IDENTITIES:
+            identity = case_identity(case.classname, case.name)
+            if self.identities.get(identity) != "failed":
+                self.identities[identity] = case.outcome
+            if len(self.names) < MAX_NAMED_TESTS:
+                self.names[identity] = case.display_name[:MAX_TEST_NAME]
+        else:
+            self.truncated = True
+        if case.outcome == "failed":
+            self.failed_total += 1
+            if len(self.failed) < MAX_FAILED_TESTS:
+                message = (case.message or "")[:MAX_MESSAGE] or None
+                self.failed.append(FailedTest(name=case.display_name, message=message, path=case.file, line=case.line))
+        if self.tagged is not None:
+            self.tagged(case)
+
+    def cases(self, reports: int, logs: Sequence[LogEvidence]) -> TestCases:
+        failed = tuple(self.failed)
+        if not failed:  # no report names a failed test: list those the logs name
+            named = failed_names(*(log.summary.failed_tests for log in logs if log.summary))
+            failed = tuple(FailedTest(name=name, message=None) for name in named)
+        return TestCases(
+            identities=self.identities,
+            names=self.names,
+            failed=failed,
+            failed_total=max(self.failed_total, len(failed)),
+            tagged=self.tagged.by_tag if self.tagged else {},
+            truncated=self.truncated,
+            reports=reports,
+        )
+
+
+def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
+    """Everything the gates judge, read once through `effects`: detection, the commits and the change,
+    the reports found and read (each log also scanned and excerpted), the freshness of each."""
+    table, git = inputs.table, effects.git
+    detection = detect(effects.top, table)
+    adapter = table.get(settings.stack) if settings.stack else table.get(detection.primary.adapter_id)
+    unknown = adapter.id == table.unknown.id
+    pull_request = inputs.pull_request
+    head_rev = settings.head or (pull_request.head_sha if pull_request else "HEAD")
+    base_rev = settings.base or (pull_request.base_sha if pull_request else None)
+    head = git.resolve_commit(head_rev, "head") if git else None
+    base = git.resolve_commit(base_rev, "base") if git and base_rev else None
+    classifier = PathClassifier(table=table, matches=detection.matches)
+    reports = find_reports(effects.workspace, effects.top, settings.reports, settings.reports_may_leave)
+    candidates = candidate_parsers(None, None if unknown else adapter.parsers)
+    logs = tuple(_log_evidence(table, adapter, log, reports.shown[log], candidates) for log in reports.logs)
+    collector = _CaseCollector(settings.story, effects.top)
+    documents = tuple(read_source(path, [kind], reports.shown[path], collector) for path, kind in reports.documents)
+    started, started_from = run_started(git, None)
+    return Facts(
+        top=effects.top,
+        detection=detection,
+        adapter=adapter,
+        unknown_stack=unknown,
+        head=head,
+        base=base,
+        change=collect_changes(git, base, head, classifier) if git and base and head else None,
+        reports=reports,
+        logs=logs,
+        documents=documents,
+        counts=summary.counts if (summary := weighed(logs, documents)) else None,
+        excerpts=tuple(
+            Excerpt(source=reports.shown[path], exit_code=log.scan.exit_code, output=excerpt(path))
+            for path, log in zip(reports.logs, logs, strict=True)
+        ),
+        cases=collector.cases(sum(1 for _, kind in reports.documents if document_parser(kind).names_cases), logs),
+        stale=stale_reports(reports.all, started, git, reports.shown, now=effects.clock()),
+        fresh_after=started_from,
+        pull_request=pull_request,
+        baseline=inputs.baseline,
+        baseline_note=inputs.baseline_note,
+        in_ci=effects.in_ci,
+        classifier=classifier,
+    )
+
+
+def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_leave: bool) -> Reports:
+    """The files the globs match, sorted by what they hold. A file that leaves the workspace, lies in
+    `.git` or is not a regular file is refused, with the reason, before a byte of it is read."""
+    logs: list[Path] = []
+    documents: list[tuple[Path, str]] = []
+    unmatched: list[str] = []
+    refused: list[str] = []
+    shown: dict[Path, str] = {}
+    for pattern in patterns:
+        try:
+            files = workspace.glob(pattern, top, may_leave=may_leave)
+        except Refused as refusal:
+            refused.append(refusal.one_line())
+            continue
+        if not files:
+            unmatched.append(pattern)
+        for path in files:
+            try:
+                resolved = workspace.check(path)
+                if resolved in shown:
+                    continue
+                with open_regular(resolved, display(path)) as handle:
+                    head = handle.read(HEAD_BYTES)
+            except Refused as refusal:
+                refused.append(refusal.one_line())
+                continue
+            shown[resolved] = workspace.shown(path)
+            kind = document_format(head)
+            if kind is None:
+                logs.append(resolved)
+            else:
+                documents.append((resolved, kind))
+    return Reports(
+        given=bool(patterns),
+        logs=tuple(logs),
+        documents=tuple(documents),
+        unmatched=tuple(unmatched),
+        refused=tuple(refused),
+        shown=shown,
+    )
+
+
+def _log_evidence(
+    table: AdapterTable, adapter: Adapter, log: Path, shown: str, candidates: Sequence[str]
+) -> LogEvidence:
+    """A log read and scanned: on the unknown stack, with the markers of the stacks whose parser read it."""
+    summary = read_source(log, candidates, shown)
+    unknown = adapter.id == table.unknown.id
+    stacks = adapters_reading(table, summary.parser) if unknown else (adapter,)
+    return LogEvidence(source=shown, scan=scan_log(log, markers_for(table, Claim.TEST, stacks)), summary=summary)

@@ -1,0 +1,57 @@
+"""What a gate is: an id, a title, a pure `judge`, and where it needs one, a `gather` step.
+
+`gather(facts, settings, effects)` reads what only this gate needs, beyond the facts every gate
+shares (the tags in the test sources; later, a run of the changed tests in a worktree of its own),
+through the effects passed in, and returns the gate's own facts value. `judge(gate_facts,
+settings)` decides, from values only, so a test hands it literal facts. A gate switched off by the
+configuration (`gates-off`) is neither gathered nor judged: it is shown as off.
+
+Its payload (`GateResult.data`) is a typed value of the gate's own, written into the ledger with
+`document()` and read back through `data`: the payload's JSON Schema and its reader. Its partial
+template, `templates/gates/<id>.md.j2`, lays the payload out wherever the gate is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from evidence_gate.effects import Effects
+from evidence_gate.facts import Facts
+from evidence_gate.ledger import GateData, GateResult, GateVerdict
+from evidence_gate.settings import Settings
+
+F = TypeVar("F")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DataType:
+    """A gate payload's JSON form: its schema (checked when a ledger is read) and its reader."""
+
+    schema: Mapping[str, Any]
+    read: Callable[[Any], GateData]
+
+
+def shared_facts(facts: Facts, settings: Settings, effects: Effects) -> Facts:
+    """The `gather` of a gate that judges the shared facts alone."""
+    return facts
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gate(Generic[F]):
+    id: str
+    title: str
+    gather: Callable[[Facts, Settings, Effects], F]
+    judge: Callable[[F, Settings], GateResult]
+    data: DataType | None = None
+
+    def result(self, facts: Facts, settings: Settings, effects: Effects) -> GateResult:
+        if self.id in settings.gates_off:
+            return GateResult(
+                id=self.id,
+                title=self.title,
+                verdict=GateVerdict.OFF,
+                headline="switched off by the configuration (`gates-off`)",
+            )
+        return self.judge(self.gather(facts, settings, effects), settings)

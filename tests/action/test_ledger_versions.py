@@ -1,0 +1,111 @@
+"""Ledger version 2 carries each gate's typed payload, checked by the gate's own schema; a
+version-1 ledger, as the released action wrote it, still reads, renders and merges."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evidence_gate.errors import UsageError
+from evidence_gate.gates.evidence import EvidenceData
+from evidence_gate.ledger import GateVerdict, Verdict, merge
+from evidence_gate.ledger_document import LEDGER_VERSION, from_document, to_document
+from evidence_gate.render import render_comment
+from evidence_gate.settings import Settings
+from tests.conftest import Repo, judge_repo
+from tests.render.checks import check_structure
+
+V1 = Path(__file__).resolve().parents[1] / "fixtures" / "ledgers" / "v1-demo.json"
+
+
+def v1_document() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(V1.read_text(encoding="utf-8"))
+    return document
+
+
+def test_a_version_1_ledger_reads_with_its_headlines_and_excerpts_and_no_payload() -> None:
+    ledger = from_document(v1_document(), "v1-demo.json")
+    assert ledger.verdict is Verdict.BLOCKED
+    evidence, criteria = ledger.gates
+    assert (evidence.verdict, evidence.headline) == (GateVerdict.FAIL, "1 of 5 tests failed")
+    assert criteria.headline == "1 of 2 acceptance criteria proven by passing tests"
+    assert [excerpt.source for excerpt in evidence.excerpts] == ["build/pytest.log"]
+    assert evidence.data is None and criteria.data is None
+    comment = render_comment(ledger)
+    check_structure(
+        comment,
+        [
+            comment.splitlines()[0],
+            "<!-- QG:VERDICT:BLOCKED -->",
+            "<!-- QG:CHECK:evidence:FAIL -->",
+            "<!-- QG:CHECK:criteria:FAIL -->",
+        ],
+    )
+    assert "refused with a message: no test names it" in comment  # no payload: the criteria partial shows details
+
+
+def test_a_version_1_ledger_merges_with_a_version_2_one_of_the_same_run() -> None:
+    old = from_document(v1_document(), "v1-demo.json")
+    new = from_document(to_document(old), "v2.json")
+    merged = merge([old, new])
+    assert merged.verdict is Verdict.BLOCKED
+    assert merged.counts is not None and merged.counts.executed == 10
+
+
+def shop_ledger(repo: Repo) -> dict[str, Any]:
+    repo.commit("base", {"pyproject.toml": "[project]\nname = 'shop'\n"})
+    (repo.path / "build").mkdir()
+    (repo.path / "build" / "junit.xml").write_text(
+        '<testsuite name="pytest" tests="1"><testcase classname="t" name="test_a"/></testsuite>\n', encoding="utf-8"
+    )
+    return to_document(judge_repo(Settings(repo=repo.path, reports=("build/*.xml",)), in_ci=True))
+
+
+def test_a_version_2_ledger_round_trips_each_gates_payload(repo: Repo) -> None:
+    document = shop_ledger(repo)
+    assert document["version"] == LEDGER_VERSION == 2
+    ledger = from_document(copy.deepcopy(document), "ledger.json")
+    evidence = ledger.gate("evidence")
+    assert evidence is not None and isinstance(evidence.data, EvidenceData)
+    assert [source.result for source in evidence.data.sources] == ["1 test passed"]
+    assert to_document(ledger) == document
+
+
+def test_a_payload_that_breaks_its_gates_schema_is_refused_naming_where(repo: Repo) -> None:
+    document = shop_ledger(repo)
+    del document["gates"][0]["data"]["sources"][0]["status"]
+    with pytest.raises(UsageError, match=r"forged.json: not a valid ledger: gates/0/data/sources/0: 'status' is a"):
+        from_document(document, "forged.json")
+
+
+def test_a_payload_of_a_gate_this_version_does_not_know_is_dropped_and_its_details_kept(repo: Repo) -> None:
+    document = shop_ledger(repo)
+    document["gates"].append(
+        {
+            "id": "strength",
+            "title": "Test strength",
+            "verdict": "pass",
+            "headline": "every changed test fails without its change",
+            "details": ["tests/test_a.py::test_a fails on the base"],
+            "excerpts": [],
+            "annotations": [],
+            "data": {"tests": [{"name": "test_a", "fails_on_base": True}]},
+        }
+    )
+    strength = from_document(document, "newer.json").gate("strength")
+    assert strength is not None
+    assert (strength.data, strength.details) == (None, ("tests/test_a.py::test_a fails on the base",))
+
+
+@pytest.mark.parametrize("version", [0, 3, "2", True, None])
+def test_a_version_this_tool_does_not_read_is_one_clear_line(version: object) -> None:
+    document = v1_document()
+    document["version"] = version
+    with pytest.raises(
+        UsageError, match=r"x.json: not a valid ledger: version: .* is not one this tool reads \(1, 2\)"
+    ):
+        from_document(document, "x.json")
