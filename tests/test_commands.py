@@ -109,7 +109,10 @@ def test_package_scripts_run_through_the_lockfiles_package_manager(
 def test_the_lockfile_of_a_monorepo_root_applies_to_its_packages(tmp_path: Path) -> None:
     manifest = {"name": "site", "scripts": {"build": "vite build"}, "dependencies": {"react": "18"}}
     write_tree(tmp_path, {"pnpm-lock.yaml": "", "package.json": "{}", "apps/site/package.json": json.dumps(manifest)})
-    assert command_for(default_table(), "web", "build", tmp_path, root="apps/site") == "pnpm run build"
+    assert (
+        command_for(default_table(), "web", "build", tmp_path, root="apps/site")
+        == 'pnpm run build 2>&1; echo "EXIT_CODE=$?"'
+    )
 
 
 def test_a_command_the_stack_lacks_here_is_a_usage_error(tmp_path: Path) -> None:
@@ -130,6 +133,8 @@ SILENT_ON_SUCCESS = [
     ("go", "typecheck", {"go.mod": "module x\n"}),
     ("web", "typecheck", {"package.json": json.dumps({"dependencies": {"react": "18"}})}),
     ("backend-node", "typecheck", {"package.json": json.dumps({"main": "index.js"})}),
+    ("backend-node", "build", {"package.json": json.dumps({"main": "index.js", "scripts": {"build": "tsc"}})}),
+    ("web", "lint", {"package.json": json.dumps({"dependencies": {"react": "18"}, "scripts": {"lint": "eslint ."}})}),
     ("python", "build", {"pyproject.toml": ""}),
     ("jvm", "build", {"pom.xml": "<project/>"}),
     ("php", "lint", {"composer.json": "{}"}),
@@ -179,3 +184,30 @@ def test_a_failing_go_build_fails_the_build_claim(tmp_path: Path, cli: Callable[
     result = go_build_claim(tmp_path, cli, GO_MAIN.replace("fmt.Println", "fmt.Printn"))
     assert result.code == 1, result.out
     assert "exit code 2 read from the log" in result.out
+
+
+def npm_build_claim(tmp_path: Path, cli: Callable[..., CliResult], build: str) -> CliResult:
+    """Run a Node package's build script as the adapter's command runs it, and judge its log."""
+    package = {"name": "shop", "version": "1.0.0", "main": "index.js", "scripts": {"build": build}}
+    project = write_tree(tmp_path / "project", {"package.json": json.dumps(package)})
+    command = command_for(default_table(), "backend-node", "build", project)
+    env = {**os.environ, "HOME": str(tmp_path), "npm_config_cache": str(tmp_path / "npm-cache")}
+    run = subprocess.run(["sh", "-c", command], cwd=project, env=env, capture_output=True, text=True, check=True)
+    log = tmp_path / "build.log"
+    log.write_text(run.stdout, encoding="utf-8")
+    return cli("evidence", "--claim", "build", "--stack", "backend-node", log)
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_a_silent_green_npm_build_passes_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    """`tsc` prints nothing when the build is green: the exit marker is the evidence."""
+    result = npm_build_claim(tmp_path, cli, "node -e 0")
+    assert result.code == 0, result.out
+    assert "the build command exited 0 (exit marker)" in result.out
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_a_failing_npm_build_fails_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
+    result = npm_build_claim(tmp_path, cli, "node -e process.exit(2)")
+    assert result.code == 1, result.out
+    assert "read from the log" in result.out

@@ -101,7 +101,7 @@ def test_commands_resolve_through_the_package_manager_of_the_lockfile(tmp_path: 
 def test_package_manager_field_outranks_the_lockfile(tmp_path: Path) -> None:
     manifest = json.loads(NEST_API) | {"packageManager": "yarn@4.3.1"}
     write_tree(tmp_path, {"package.json": json.dumps(manifest), "package-lock.json": "{}"})
-    assert detect(tmp_path, default_table()).primary.commands["build"] == "yarn run build"
+    assert detect(tmp_path, default_table()).primary.commands["build"] == 'yarn run build 2>&1; echo "EXIT_CODE=$?"'
 
 
 def test_a_script_the_package_json_lacks_is_not_offered(tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ class ScriptCommand:
 
     script: str
     args: CommandTemplate | None
+    capture: bool = False  # the capture protocol's exit marker after it: a script silent on success (tsc)
 
 
 def parse_template(source: str, where: str) -> CommandTemplate:
@@ -137,10 +138,14 @@ LOCKFILES = (
 )
 
 
-def script_command(manager: str, command: ScriptCommand, values: Mapping[str, SlotValue]) -> str:
-    """`npm run test -- ARGS`, `pnpm run test ARGS`, ...: npm alone needs `--` before arguments."""
+CAPTURE = ' 2>&1; echo "EXIT_CODE=$?"'  # the capture protocol's exit marker (adapters.yaml, `exit_marker`)
+
+
+def script_command(manager: str, command: ScriptCommand, args: str | None) -> str:
+    """`npm run test -- ARGS`, `pnpm run test ARGS`, ...: npm alone needs `--` before arguments. A
+    capturing script ends with the exit marker, so a silent green build (`tsc`) is evidence. `args`
+    is the rendered arguments, or their template, shown with its slots."""
     line = f"{manager} run {command.script}"
-    if command.args is None:
-        return line
-    args = command.args.render(values)
-    return f"{line} -- {args}" if manager == "npm" else f"{line} {args}"
+    if args is not None:
+        line = f"{line} -- {args}" if manager == "npm" else f"{line} {args}"
+    return line + CAPTURE if command.capture else line

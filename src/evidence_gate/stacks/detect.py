@@ -168,16 +168,14 @@ def _package_manager(view: DirectoryView, ancestors: list[DirectoryView]) -> str
 def _render(command: Command, manager: str, slots: Mapping[str, SlotValue]) -> str:
     if isinstance(command, CommandTemplate):
         return command.render(slots)
-    return script_command(manager, command, slots)
+    return script_command(manager, command, command.args.render(slots) if command.args else None)
 
 
 def _describe(command: Command, manager: str) -> str:
     """The command as a template, slots still in braces, for display."""
     if isinstance(command, CommandTemplate):
         return command.source
-    args = f" {command.args.source}" if command.args else ""
-    separator = " --" if manager == "npm" and args else ""
-    return f"{manager} run {command.script}{separator}{args}"
+    return script_command(manager, command, command.args.source if command.args else None)
 
 
 def _within(rel: str, outer: str) -> bool:

@@ -209,7 +209,9 @@ class _Compiler:
             else:
                 args = value.get("args")
                 compiled[name] = ScriptCommand(
-                    script=value["script"], args=parse_template(args, f"{where}.args") if args else None
+                    script=value["script"],
+                    args=parse_template(args, f"{where}.args") if args else None,
+                    capture=value.get("capture", False),
                 )
         return compiled
 
