@@ -57,7 +57,7 @@ class Reports:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TestCases:
+class ReportedCases:
     """The test cases the reports name, kept compact: identities, names, failures, tagged cases."""
 
     identities: Mapping[str, str] = field(default_factory=dict)  # case identity -> outcome
@@ -83,7 +83,7 @@ class Facts:
     documents: tuple[TestSummary, ...]  # each document read, in `reports.documents` order
     counts: Counts | None  # the logs and documents weighed as one run
     excerpts: tuple[Excerpt, ...]  # each log's first and last lines
-    cases: TestCases
+    cases: ReportedCases
     stale: tuple[str, ...]  # one line per report not produced by this run
     fresh_after: str  # where the run's start came from
     pull_request: PullRequest | None
@@ -105,7 +105,7 @@ class RunInputs:
 
 
 class _CaseCollector:
-    """Takes each test case as a report streams past and keeps what `TestCases` holds, each named
+    """Takes each test case as a report streams past and keeps what `ReportedCases` holds, each named
     once, as its runner's console names it where that can be proven (`node_ids.py`)."""
 
     def __init__(self, story: str | None, top: Path) -> None:
@@ -153,12 +153,12 @@ class _CaseCollector:
         if self.tagged is not None:
             self.tagged(case)
 
-    def cases(self, reports: int, logs: Sequence[LogEvidence]) -> TestCases:
+    def cases(self, reports: int, logs: Sequence[LogEvidence]) -> ReportedCases:
         failed = tuple(self.failed)
         if not failed:  # no report names a failed test: list those the logs name
             named = failed_names(*(log.summary.failed_tests for log in logs if log.summary))
             failed = tuple(FailedTest(name=name, message=None) for name in named)
-        return TestCases(
+        return ReportedCases(
             identities=self.identities,
             names=self.names,
             failed=failed,

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from evidence_gate.errors import UsageError
+from evidence_gate.github.context import load_context
+from evidence_gate.github.publish import checked_ledger
 from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, merge
 from evidence_gate.ledger_document import from_document, read_ledger, to_document, write_ledger
 from evidence_gate.model import Counts
+from evidence_gate.settings import Settings
 
 
 def shard(verdict: GateVerdict, head: str | None = "a" * 40, check_name: str = "Evidence Gate") -> Ledger:
@@ -88,3 +92,24 @@ def test_the_merge_verb_refuses_shards_of_different_commits_in_one_line(tmp_path
     assert len(result.stderr.strip().splitlines()) == 1
     assert "different head commits" in result.stderr
     assert not (tmp_path / "merged.json").exists()
+
+
+def test_a_gate_a_ledger_switches_off_that_this_jobs_settings_do_not_is_a_failure(tmp_path: Path) -> None:
+    """A ledger made elsewhere (a fork's run) does not decide its own gate settings: a gate it shows
+    as off counts as off only where this job's `gates-off` switches it off too."""
+    gates = (
+        GateResult(id="evidence", title="Test evidence", verdict=GateVerdict.OFF, headline="switched off"),
+        GateResult(id="criteria", title="Acceptance criteria", verdict=GateVerdict.OFF, headline="switched off"),
+    )
+    made = replace(shard(GateVerdict.PASS), gates=gates, verdict=Verdict.STAGNATION)
+    context = load_context({"GITHUB_REPOSITORY": "octo-org/shop", "GITHUB_SHA": "a" * 40})
+    assert context is not None
+    settings = Settings(repo=tmp_path, gates_off=("criteria",))
+    checked = checked_ledger(made, context, settings)
+    evidence, criteria = checked.gates
+    assert (evidence.verdict, evidence.headline) == (
+        GateVerdict.FAIL,
+        "the ledger shows this gate switched off, and this job's configuration does not switch it off",
+    )
+    assert criteria.verdict is GateVerdict.OFF
+    assert checked.verdict is Verdict.BLOCKED

@@ -98,7 +98,8 @@ def test_a_pull_request_cannot_configure_its_own_gate(
         },
     )
     repo.git("checkout", "--quiet", "-b", "feature")
-    head = repo.commit("report only", {CONFIG: "fail-on: never\n", "tests/test_cart.py": FAILING})
+    own_gate = "fail-on: never\ngates-off: [evidence]\n"  # report only, and no evidence gate to fail
+    head = repo.commit("report only", {CONFIG: own_gate, "tests/test_cart.py": FAILING})
     seed(server, base, head)
     run_pytest(repo)
     run = action(repo, event(tmp_path, base, head), head, fail_on="")
@@ -108,7 +109,7 @@ def test_a_pull_request_cannot_configure_its_own_gate(
     note = f"the pull request {change} {CONFIG}: its settings apply once merged"
     assert note in (check_run.output_text or "") + (check_run.output_summary or "")
     evidence = run.ledger.gate("evidence")
-    assert evidence is not None
+    assert evidence is not None and evidence.verdict is GateVerdict.FAIL
     assert note in evidence.details
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from evidence_gate.changes import PathClassifier
-from evidence_gate.facts import Facts, Reports, TestCases
+from evidence_gate.facts import Facts, ReportedCases, Reports
 from evidence_gate.gates.claims import LogEvidence
 from evidence_gate.markers import MarkerScan
 from evidence_gate.model import Counts, Detection, StackMatch, TestSummary
@@ -53,7 +53,7 @@ def facts(*logs: LogEvidence, **changes: Any) -> Facts:
         documents=(),
         counts=None,
         excerpts=(),
-        cases=TestCases(),
+        cases=ReportedCases(),
         stale=(),
         fresh_after="the last checkout or commit of HEAD",
         pull_request=None,
