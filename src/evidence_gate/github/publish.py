@@ -30,7 +30,7 @@ from evidence_gate.errors import UsageError
 from evidence_gate.github.client import GitHubDidNotAnswer
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
-from evidence_gate.ledger import Annotation, Ledger, Verdict
+from evidence_gate.ledger import Annotation, GateVerdict, Ledger, Verdict, overall_verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.policy import conclusion
 from evidence_gate.render import (
@@ -254,7 +254,23 @@ def checked_ledger(ledger: Ledger, context: GitHubContext, settings: Settings) -
         raise UsageError(
             f"the ledger was made for the check {ledger.check_name!r}, not {settings.check_name!r}; refusing it"
         )
-    return ledger
+    return _gates_off_here(ledger, settings)
+
+
+def _gates_off_here(ledger: Ledger, settings: Settings) -> Ledger:
+    """A ledger made elsewhere does not decide its own gate settings: a gate it shows as off counts
+    as off only where this job's `gates-off` switches it off too; anywhere else it fails."""
+    gates = tuple(
+        replace(
+            gate,
+            verdict=GateVerdict.FAIL,
+            headline="the ledger shows this gate switched off, and this job's configuration does not switch it off",
+        )
+        if gate.verdict is GateVerdict.OFF and gate.id not in settings.gates_off
+        else gate
+        for gate in ledger.gates
+    )
+    return replace(ledger, gates=gates, verdict=overall_verdict(gates))
 
 
 def current_pull(client: Github, context: GitHubContext, number: int) -> PullRequest:
