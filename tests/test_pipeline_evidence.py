@@ -205,3 +205,14 @@ def test_a_failing_pytest_case_is_named_as_pytests_console_names_it(repo: Repo) 
     assert all(f"FAILED {name}" in log for name in failed)
     gate = evidence_gate(ledger)
     assert [note.title for note in gate.annotations] == [f"{name} failed" for name in failed]
+
+
+def test_a_module_pytest_could_not_collect_is_named_by_its_file(repo: Repo) -> None:
+    """pytest reports a module that fails to import as a case named by the dotted module; its console
+    says `ERROR tests/test_broken.py`. The file is the name shown."""
+    broken = "import missing_module  # the suite cannot load\n\n\ndef test_x():\n    pass\n"
+    repo.commit("project", {**PYTHON, "tests/__init__.py": "", "tests/test_broken.py": broken})
+    pytest_run(repo)
+    ledger = judge_repo(Settings(repo=repo.path, reports=REPORTS), in_ci=True)
+    assert [test.name for test in ledger.failed_tests] == ["tests/test_broken.py"]
+    assert "ERROR tests/test_broken.py" in (repo.path / "build" / "pytest.log").read_text(encoding="utf-8")

@@ -126,14 +126,19 @@ class _CaseCollector:
             return False
 
     def _named(self, case: CaseResult) -> CaseResult:
-        if not case.from_pytest or not case.classname:
+        """A pytest case by its node id; a module pytest could not collect (its report names the
+        dotted module, with no class) by its file, as pytest's `ERROR <path>` line does."""
+        dotted = case.classname or case.name
+        if not case.from_pytest or not dotted:
             return case
-        if case.classname not in self.prefixes:
+        if dotted not in self.prefixes:
             if len(self.prefixes) >= MAX_NAMED_TESTS:
                 return case
-            self.prefixes[case.classname] = node_prefix(case.classname, self._regular_file)
-        prefix = self.prefixes[case.classname]
-        return case if prefix is None else replace(case, shown_as=f"{prefix}::{case.name.strip()}")
+            self.prefixes[dotted] = node_prefix(dotted, self._regular_file)
+        prefix = self.prefixes[dotted]
+        if prefix is None:
+            return case
+        return replace(case, shown_as=f"{prefix}::{case.name.strip()}" if case.classname else prefix)
 
     def __call__(self, case: CaseResult) -> None:
         case = self._named(case)
