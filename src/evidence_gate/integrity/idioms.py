@@ -1,0 +1,104 @@
+"""The idiom table (`idioms.yaml`, checked by `idioms.schema.json`): per tag, the regular expressions
+that mark a relaxing line, per language, and the file kinds a tag is looked for in. Loaded once,
+compiled, and each pattern's failure to compile is a one-line error naming the tag and language."""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import PurePosixPath
+from typing import Any
+
+import jsonschema
+
+from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.errors import ConfigError
+from evidence_gate.model import FileKind
+
+ANY_LANGUAGE = "any"
+CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
+
+
+@dataclass(frozen=True, kw_only=True)
+class TagIdioms:
+    id: str  # RH-n
+    name: str
+    kinds: frozenset[FileKind]
+    added: Mapping[str, tuple[re.Pattern[str], ...]]  # language (or `any`) -> patterns on added lines
+    removed: Mapping[str, tuple[re.Pattern[str], ...]]
+
+    def matches(self, side: Mapping[str, tuple[re.Pattern[str], ...]], language: str | None, text: str) -> bool:
+        patterns = (*side.get(ANY_LANGUAGE, ()), *(side.get(language, ()) if language else ()))
+        return any(pattern.search(text) for pattern in patterns)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Idioms:
+    languages: Mapping[str, tuple[str, ...]]  # language -> globs of a path's last part
+    tags: tuple[TagIdioms, ...]
+
+    def language(self, path: str) -> str | None:
+        name = PurePosixPath(path).name
+        return next(
+            (
+                language
+                for language, globs in self.languages.items()
+                if any(fnmatch.fnmatchcase(name, g) for g in globs)
+            ),
+            None,
+        )
+
+    def covers(self, language: str | None, kind: FileKind) -> bool:
+        """Whether some tag looked for in this kind of file has idioms for its language: idioms of its
+        own, or, in CI and configuration files, idioms for any language (a `|| true` is one in any)."""
+        for tag in self.tags:
+            if kind not in tag.kinds:
+                continue
+            if language is not None and (language in tag.added or language in tag.removed):
+                return True
+            if kind in CONFIG_KINDS and (ANY_LANGUAGE in tag.added or ANY_LANGUAGE in tag.removed):
+                return True
+        return False
+
+
+@functools.cache
+def default_idioms() -> Idioms:
+    text = resources.files("evidence_gate.integrity").joinpath("idioms.yaml").read_bytes()
+    return load_idioms(text, "idioms.yaml")
+
+
+def load_idioms(data: bytes, source: str) -> Idioms:
+    document = load_yaml(data, source, ConfigError)
+    schema = json.loads(resources.files("evidence_gate.integrity").joinpath("idioms.schema.json").read_text("utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
+        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    return Idioms(
+        languages={language: tuple(globs) for language, globs in document["languages"].items()},
+        tags=tuple(_tag(tag, source) for tag in document["tags"]),
+    )
+
+
+def _tag(tag: dict[str, Any], source: str) -> TagIdioms:
+    def compiled(side: str) -> dict[str, tuple[re.Pattern[str], ...]]:
+        found: dict[str, tuple[re.Pattern[str], ...]] = {}
+        for language, patterns in tag.get(side, {}).items():
+            try:
+                found[language] = tuple(re.compile(pattern) for pattern in patterns)
+            except re.error as error:
+                raise ConfigError(f"{source}: {tag['id']} {side}.{language}: {error}") from error
+        return found
+
+    return TagIdioms(
+        id=tag["id"],
+        name=tag["name"],
+        kinds=frozenset(FileKind(kind) for kind in tag["kinds"]),
+        added=compiled("added"),
+        removed=compiled("removed"),
+    )
