@@ -4,6 +4,7 @@ of the same file that relaxes nothing) per tag, across languages, in real git re
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from evidence_gate.stacks.table import default_table
 
 from .conftest import Repo, local_environment
 
+IDIOMS = Path(__file__).resolve().parents[1] / "src" / "evidence_gate" / "integrity" / "idioms.yaml"
 PY_TEST = "import pytest\n\n\ndef test_total():\n    assert 1 + 1 == 2\n"
 JS_TEST = "describe('cart', () => {\n  it('totals', () => {\n    expect(1 + 1).toBe(2);\n  });\n});\n"
 GO_TEST = (
@@ -105,22 +107,22 @@ CASES = [
         "go",
         {"cart.go": "package shop\n\nfunc Total() int { return 1 }\n"},
         {"cart.go": "package shop\n\nfunc Total() int { return 1 } //nolint:errcheck\n"},
-        ("RH-6",),
+        ("RH-6", "RH-15?"),
     ),
-    ("RH-6", "rust", {"src/lib.rs": RS_SRC}, {"src/lib.rs": "#[allow(deprecated)]\n" + RS_SRC}, ("RH-6",)),
+    ("RH-6", "rust", {"src/lib.rs": RS_SRC}, {"src/lib.rs": "#[allow(deprecated)]\n" + RS_SRC}, ("RH-6", "RH-15?")),
     (
         "RH-7",
         "python",
         {"shop.py": "def total(a, b):\n    return a + b\n"},
         {"shop.py": "def total(a, b):  # pragma: no cover\n    return a + b\n"},
-        ("RH-7",),
+        ("RH-7", "RH-15?"),
     ),
     (
         "RH-7",
         "node",
         {"index.js": "module.exports = (a, b) => a + b;\n"},
         {"index.js": "/* istanbul ignore next */\nmodule.exports = (a, b) => a + b;\n"},
-        ("RH-7",),
+        ("RH-7", "RH-15?"),
     ),
     (
         "RH-9",
@@ -220,9 +222,12 @@ def test_a_gate_edit_in_a_language_without_idioms_is_named_unlisted(repo: Repo) 
 
 
 def test_an_idiom_that_does_not_compile_is_one_line_naming_its_tag() -> None:
-    table = (
-        b"version: 1\nlanguages: {python: ['*.py']}\n"
-        b"tags:\n  - {id: RH-1, name: test-skipped, kinds: [test], added: {python: ['(']}}\n"
-    )
+    table = IDIOMS.read_text(encoding="utf-8").replace("'@pytest\\.mark\\.(skip|skipif|xfail)\\b'", "'('", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: RH-1 added.python: missing \), unterminated subpattern"):
-        load_idioms(table, "t.yaml")
+        load_idioms(table.encode(), "t.yaml")
+
+
+def test_a_threshold_without_its_value_group_is_refused() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace("(?P<value>\\d+)'}", "\\d+'}", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: thresholds/8: the pattern has no `value` group"):
+        load_idioms(table.encode(), "t.yaml")

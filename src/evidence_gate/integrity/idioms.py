@@ -37,10 +37,29 @@ class TagIdioms:
         return any(pattern.search(text) for pattern in patterns)
 
 
+Patterns = tuple[re.Pattern[str], ...]
+ByLanguage = Mapping[str, Patterns]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Threshold:
+    key: str  # what the number sets, wherever it is set (`coverage-fail-under`)
+    relaxing: str  # lower | higher: the way that relaxes the gate
+    pattern: re.Pattern[str]  # with a `value` group
+
+
 @dataclass(frozen=True, kw_only=True)
 class Idioms:
     languages: Mapping[str, tuple[str, ...]]  # language -> globs of a path's last part
     tags: tuple[TagIdioms, ...]
+    definitions: ByLanguage  # a test's definition line (RH-3)
+    assertions: ByLanguage  # an assertion (RH-4, RH-5)
+    vacuous: ByLanguage  # an assertion that cannot fail (RH-4)
+    thresholds: tuple[Threshold, ...]  # RH-8
+    switched_off: Patterns  # a setting that switches a check off (RH-8)
+    severity_error: Patterns  # a lint rule at error (RH-8 when it comes down)
+    severity_lower: Patterns
+    ci_checks: Patterns  # a CI line that runs a test, lint or type check (RH-10)
 
     def language(self, path: str) -> str | None:
         name = PurePosixPath(path).name
@@ -82,23 +101,42 @@ def load_idioms(data: bytes, source: str) -> Idioms:
     return Idioms(
         languages={language: tuple(globs) for language, globs in document["languages"].items()},
         tags=tuple(_tag(tag, source) for tag in document["tags"]),
+        definitions=_by_language(document["definitions"], f"{source}: definitions"),
+        assertions=_by_language(document["assertions"], f"{source}: assertions"),
+        vacuous=_by_language(document["vacuous"], f"{source}: vacuous"),
+        thresholds=tuple(
+            _threshold(item, f"{source}: thresholds/{n}") for n, item in enumerate(document["thresholds"])
+        ),
+        switched_off=_patterns(document["switched_off"], f"{source}: switched_off"),
+        severity_error=_patterns(document["severities"]["error"], f"{source}: severities.error"),
+        severity_lower=_patterns(document["severities"]["lower"], f"{source}: severities.lower"),
+        ci_checks=_patterns(document["ci_checks"], f"{source}: ci_checks"),
     )
 
 
-def _tag(tag: dict[str, Any], source: str) -> TagIdioms:
-    def compiled(side: str) -> dict[str, tuple[re.Pattern[str], ...]]:
-        found: dict[str, tuple[re.Pattern[str], ...]] = {}
-        for language, patterns in tag.get(side, {}).items():
-            try:
-                found[language] = tuple(re.compile(pattern) for pattern in patterns)
-            except re.error as error:
-                raise ConfigError(f"{source}: {tag['id']} {side}.{language}: {error}") from error
-        return found
+def _patterns(sources: list[str], where: str) -> Patterns:
+    try:
+        return tuple(re.compile(pattern) for pattern in sources)
+    except re.error as error:
+        raise ConfigError(f"{where}: {error}") from error
 
+
+def _by_language(document: dict[str, list[str]], where: str) -> ByLanguage:
+    return {language: _patterns(patterns, f"{where}.{language}") for language, patterns in document.items()}
+
+
+def _threshold(item: dict[str, str], where: str) -> Threshold:
+    (pattern,) = _patterns([item["pattern"]], where)
+    if "value" not in pattern.groupindex:
+        raise ConfigError(f"{where}: the pattern has no `value` group for the number")
+    return Threshold(key=item["key"], relaxing=item["relaxing"], pattern=pattern)
+
+
+def _tag(tag: dict[str, Any], source: str) -> TagIdioms:
     return TagIdioms(
         id=tag["id"],
         name=tag["name"],
         kinds=frozenset(FileKind(kind) for kind in tag["kinds"]),
-        added=compiled("added"),
-        removed=compiled("removed"),
+        added=_by_language(tag.get("added", {}), f"{source}: {tag['id']} added"),
+        removed=_by_language(tag.get("removed", {}), f"{source}: {tag['id']} removed"),
     )

@@ -3,36 +3,42 @@ relax one. It lists and tags; it never judges.
 
 A gate edit is a hunk of a test, CI, gate-configuration or snapshot file (the adapter table's path
 kinds), or a hunk of production code that carries a tag (a suppression or coverage-exclusion
-comment added). Tags come from two places:
+comment added; with no test changed at all, `RH-15?`). Tags come from three places:
 
 | tags | decided by |
 |---|---|
-| RH-1 test-skipped, RH-2 test-focused, RH-6 suppression-added, RH-7 coverage-exclusion, | idioms on the |
-| RH-9 ci-nonblocking, RH-12 test-excluded, RH-13 timeout-or-retry | added lines (`idioms.yaml`) |
-| RH-3 test-removed | a test file deleted |
-| RH-11 snapshot-rewritten | a snapshot or golden file changed or deleted |
+| RH-1, RH-2, RH-6, RH-7, RH-9, RH-11 (an update switch), RH-12, RH-13 | idioms on added lines (`idioms.yaml`) |
+| RH-3, RH-4, RH-5, RH-8, RH-10 | removed lines weighed against added ones (`compare.py`) |
+| RH-3 (a test file deleted), RH-11 (a snapshot changed), RH-15? | the files the change touches |
 
-Not yet: RH-3 for a test case removed from a file that stays, RH-4 assertion-removed, RH-5
-expectation-changed, RH-8 threshold-lowered, RH-10 ci-step-removed, RH-14 frozen-test-changed,
-RH-15 unpaired, and the ignore-comment audit: they compare values and structure, not lines.
+RH-14 (a frozen test changed) is decided against the freeze record (`frozen.py`). A line the change
+moves within a file (the same text, stripped, removed elsewhere in that file) is neither added nor
+removed: re-indenting a skipped test does not skip it again. A gate edit in a language no tag has
+idioms for is named in `languages_unlisted`, never passed over silently.
 
-A line the change moves within a file (the same text, stripped, removed elsewhere in that file) is
-not added for the idioms: re-indenting a skipped test does not skip it again. A gate edit in a
-language no tag has idioms for is named in `languages_unlisted`, never passed over silently.
+The ignore-comment audit: a suppression (RH-6) or coverage exclusion (RH-7) added without a
+justification on its line (`# noqa: E501 -- generated table`, `// eslint-disable-line no-console --
+CLI output`, `# type: ignore[arg-type]  # the test's literal facts`) is listed in `unjustified`.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from evidence_gate.integrity import compare
 from evidence_gate.integrity.idioms import Idioms, TagIdioms
 from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk
 
 GATE_KINDS = frozenset({FileKind.TEST, FileKind.CI, FileKind.GATE_CONFIG, FileKind.SNAPSHOT})
-TEST_REMOVED = "RH-3"
-SNAPSHOT_REWRITTEN = "RH-11"
+CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
+UNPAIRED = "RH-15?"
+AUDITED = frozenset({"RH-6", "RH-7"})
+# After a suppression: its codes (`[arg-type]`, `: E501,W291`, `no-console`), then a reason.
+_CODES = re.compile(r"^(\[[^\]]*\]|[:=(]?\s*[\w@][\w@/.-]*(\s*,\s*[\w@][\w@/.-]*)*\)?)?")
+_REASON = re.compile(r"(--|\u2014|\u2013|#|//|\breason\b|\bbecause\b|:)\s*\w[\w'\u2019-]*\W+\w")  # dashes, quote
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,9 +46,10 @@ class TaggedHunk:
     path: str
     kind: FileKind
     header: str  # `@@ -a,b +c,d @@ section`, or what stands for a hunk without lines (`binary`)
-    tags: tuple[str, ...]  # RH-n, in table order
+    tags: tuple[str, ...]  # RH-n, in number order
     added: tuple[ChangedLine, ...]
     removed: tuple[ChangedLine, ...]
+    unjustified: tuple[int, ...] = ()  # new line numbers of suppressions added without a reason
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -56,11 +63,15 @@ class Inventory:
 
 
 def inventory(change: Change, idioms: Idioms) -> Inventory:
+    relaxed = _relaxed_thresholds(change, idioms)
+    tests_changed = any(changed.kind is FileKind.TEST for changed in change.files)
     hunks: list[TaggedHunk] = []
     unlisted: dict[str, None] = {}
     for changed in change.files:
         language = idioms.language(changed.path)
-        found = _file_hunks(changed, language, idioms)
+        found = _file_hunks(changed, language, idioms, relaxed)
+        if changed.kind is FileKind.PRODUCTION and not tests_changed:
+            found = [_with(hunk, UNPAIRED) for hunk in found]
         gate_edit = changed.kind in GATE_KINDS
         hunks += [hunk for hunk in found if gate_edit or hunk.tags]
         idioms_apply = gate_edit and changed.kind is not FileKind.SNAPSHOT and not changed.binary
@@ -69,31 +80,78 @@ def inventory(change: Change, idioms: Idioms) -> Inventory:
     return Inventory(hunks=tuple(hunks), languages_unlisted=tuple(unlisted))
 
 
-def _file_hunks(changed: ChangedFile, language: str | None, idioms: Idioms) -> list[TaggedHunk]:
+def _file_hunks(
+    changed: ChangedFile, language: str | None, idioms: Idioms, relaxed: set[tuple[str, int]]
+) -> list[TaggedHunk]:
     moved = _Moved(changed)
     structural = _structural_tags(changed)
-    if not changed.hunks:
+    if not changed.hunks or changed.status is FileStatus.DELETED:  # a deleted file: what it was says it all
         header = "binary" if changed.binary else str(changed.status)
-        return [TaggedHunk(path=changed.path, kind=changed.kind, header=header, tags=structural, added=(), removed=())]
-    tagged = []
-    for hunk in changed.hunks:
-        added = moved.new(hunk.added)
-        tags = [
-            tag.id
-            for tag in idioms.tags
-            if changed.kind in tag.kinds and _carries(tag, language, added, moved.gone(hunk.removed))
+        hunks = changed.hunks or (None,)
+        return [
+            TaggedHunk(
+                path=changed.path,
+                kind=changed.kind,
+                header=header if hunk is None else _header(hunk),
+                tags=structural,
+                added=() if hunk is None else hunk.added,
+                removed=() if hunk is None else hunk.removed,
+            )
+            for hunk in hunks
         ]
+    added_in_file = moved.new(changed.added_lines)
+    removed_in_file = moved.gone(changed.removed_lines)
+    fewer_tests = compare.definitions(added_in_file, language, idioms) < compare.definitions(
+        removed_in_file, language, idioms
+    )
+    tagged = []
+    for index, hunk in enumerate(changed.hunks):
+        added, removed = moved.new(hunk.added), moved.gone(hunk.removed)
+        tags = [tag.id for tag in idioms.tags if changed.kind in tag.kinds and _carries(tag, language, added, removed)]
+        if changed.kind is FileKind.TEST:
+            if fewer_tests and compare.definitions(removed, language, idioms):
+                tags.append("RH-3")
+            if compare.assertions_lost(removed, added, language, idioms):
+                tags.append("RH-4")
+            if compare.expectation_changed(removed, added, language, idioms):
+                tags.append("RH-5")
+        if changed.kind in CONFIG_KINDS:
+            if (changed.path, index) in relaxed or compare.switched_off(added, idioms):
+                tags.append("RH-8")
+            if compare.severity_lowered(removed, added, idioms):
+                tags.append("RH-8")
+        if changed.kind is FileKind.CI and (
+            compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file)
+        ):
+            tags.append("RH-10")
         tagged.append(
             TaggedHunk(
                 path=changed.path,
                 kind=changed.kind,
                 header=_header(hunk),
-                tags=_ordered(idioms, (*tags, *structural)),
+                tags=_ordered((*tags, *structural)),
                 added=hunk.added,
                 removed=hunk.removed,
+                unjustified=_unjustified(hunk, set(added), language, idioms),
             )
         )
     return tagged
+
+
+def _relaxed_thresholds(change: Change, idioms: Idioms) -> set[tuple[str, int]]:
+    """The (path, hunk index) of every hunk that sets a threshold the change relaxes, comparing
+    all configuration and CI files together (a threshold moved between files keeps its value)."""
+    removed: list[tuple[str, int, compare.Setting]] = []
+    added: list[tuple[str, int, compare.Setting]] = []
+    for changed in change.files:
+        if changed.kind not in CONFIG_KINDS:
+            continue
+        moved = _Moved(changed)
+        for index, hunk in enumerate(changed.hunks):
+            removed += [(changed.path, index, s) for s in compare.settings(moved.gone(hunk.removed), idioms.thresholds)]
+            added += [(changed.path, index, s) for s in compare.settings(moved.new(hunk.added), idioms.thresholds)]
+    keys = compare.relaxed_keys([s for _, _, s in removed], [s for _, _, s in added])
+    return {(path, index) for path, index, setting in (*removed, *added) if setting.key in keys}
 
 
 def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: list[str]) -> bool:
@@ -102,11 +160,27 @@ def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: li
     )
 
 
+def _unjustified(hunk: Hunk, added: set[str], language: str | None, idioms: Idioms) -> tuple[int, ...]:
+    """The added suppressions and exclusions with no reason after them on their line."""
+    audited = [tag for tag in idioms.tags if tag.id in AUDITED]
+    found = []
+    for line in hunk.added:
+        if line.text not in added:
+            continue
+        for tag in audited:
+            patterns = (*tag.added.get("any", ()), *(tag.added.get(language, ()) if language else ()))
+            match = next((m for pattern in patterns if (m := pattern.search(line.text))), None)
+            if match is not None and not _REASON.search(_CODES.sub("", line.text[match.end() :].strip(), count=1)):
+                found.append(line.number)
+                break
+    return tuple(found)
+
+
 def _structural_tags(changed: ChangedFile) -> tuple[str, ...]:
     if changed.kind is FileKind.TEST and changed.status is FileStatus.DELETED:
-        return (TEST_REMOVED,)
+        return ("RH-3",)
     if changed.kind is FileKind.SNAPSHOT and changed.status not in (FileStatus.ADDED, FileStatus.COPIED):
-        return (SNAPSHOT_REWRITTEN,)  # a new snapshot (a copy of another too) records, it rewrites nothing
+        return ("RH-11",)  # a new snapshot (a copy of another too) records, it rewrites nothing
     return ()
 
 
@@ -137,9 +211,20 @@ def _unmatched(lines: tuple[ChangedLine, ...], other_side: Counter[str]) -> list
     return kept
 
 
-def _ordered(idioms: Idioms, tags: tuple[str, ...]) -> tuple[str, ...]:
-    order = {tag.id: index for index, tag in enumerate(idioms.tags)}
-    return tuple(sorted(dict.fromkeys(tags), key=lambda tag: (order.get(tag, len(order)), int(tag[3:]))))
+def _with(hunk: TaggedHunk, tag: str) -> TaggedHunk:
+    return TaggedHunk(
+        path=hunk.path,
+        kind=hunk.kind,
+        header=hunk.header,
+        tags=_ordered((*hunk.tags, tag)),
+        added=hunk.added,
+        removed=hunk.removed,
+        unjustified=hunk.unjustified,
+    )
+
+
+def _ordered(tags: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(dict.fromkeys(tags), key=lambda tag: int(tag[3:].rstrip("?"))))
 
 
 def _header(hunk: Hunk) -> str:
