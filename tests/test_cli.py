@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,8 +23,20 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
 def test_help_lists_the_verbs() -> None:
     result = run("--help")
     assert result.returncode == 0
-    for verb in ("detect", "changes", "summary", "evidence", "criteria", "run", "merge", "publish", "demo"):
-        assert f"    {verb} " in result.stdout
+    for verb in (
+        "detect",
+        "changes",
+        "inventory",
+        "summary",
+        "evidence",
+        "criteria",
+        "freeze",
+        "run",
+        "merge",
+        "publish",
+        "demo",
+    ):
+        assert re.search(rf"^    {verb}\b", result.stdout, re.MULTILINE), verb
     assert "Exit codes: 0 ok, 1 the check failed, 2 usage or configuration error" in " ".join(result.stdout.split())
 
 
@@ -37,7 +50,8 @@ def test_the_installed_console_script_runs(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "verb", ["detect", "changes", "summary", "evidence", "criteria", "run", "merge", "publish", "demo"]
+    "verb",
+    ["detect", "changes", "inventory", "summary", "evidence", "criteria", "freeze", "run", "merge", "publish", "demo"],
 )
 def test_every_verb_documents_json_and_its_exit_codes(verb: str) -> None:
     result = run(verb, "--help")

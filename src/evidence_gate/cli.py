@@ -18,9 +18,21 @@ from evidence_gate import __version__
 from evidence_gate.console import commands_stopped, in_actions, line_safe, mask_secrets
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.scrub import run_secrets
-from evidence_gate.verbs import changes, criteria, demo, detect, evidence, merge, publish, run, summary
+from evidence_gate.verbs import (
+    changes,
+    criteria,
+    demo,
+    detect,
+    evidence,
+    freeze,
+    inventory,
+    merge,
+    publish,
+    run,
+    summary,
+)
 
-VERBS = (detect, changes, summary, evidence, criteria, run, merge, publish, demo)
+VERBS = (detect, changes, inventory, summary, evidence, criteria, freeze, run, merge, publish, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

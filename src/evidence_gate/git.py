@@ -137,6 +137,18 @@ class Git:
             raise GitError(f"base {base[:12]} and head {head[:12]} have no common ancestor")
         return result.stdout.decode().strip()
 
+    def is_ancestor(self, ancestor: str, commit: str) -> bool:
+        """Whether `ancestor` is `commit` or lies in its history."""
+        return self._run(["merge-base", "--is-ancestor", ancestor, commit], check=False).returncode == 0
+
+    def paths_changed(self, old: str, new: str, paths: Iterable[str]) -> tuple[str, ...]:
+        """Which of `paths` differ between the two commits (changed, deleted or renamed away)."""
+        wanted = list(paths)
+        if not wanted:
+            return ()
+        output = self._run(["diff", "--name-only", "-z", "--no-renames", old, new, "--", *wanted]).stdout
+        return tuple(os.fsdecode(name) for name in output.split(b"\0") if name)
+
     def worktree_tree(self) -> str:
         """A tree object of the working tree as it is now, untracked (not ignored) files included.
 

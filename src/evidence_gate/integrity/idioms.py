@@ -26,8 +26,7 @@ CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
 
 @dataclass(frozen=True, kw_only=True)
 class TagIdioms:
-    id: str  # RH-n
-    name: str
+    id: str  # RH-n (its name: integrity/report.py, TAG_NAMES)
     kinds: frozenset[FileKind]
     added: Mapping[str, tuple[re.Pattern[str], ...]]  # language (or `any`) -> patterns on added lines
     removed: Mapping[str, tuple[re.Pattern[str], ...]]
@@ -135,7 +134,6 @@ def _threshold(item: dict[str, str], where: str) -> Threshold:
 def _tag(tag: dict[str, Any], source: str) -> TagIdioms:
     return TagIdioms(
         id=tag["id"],
-        name=tag["name"],
         kinds=frozenset(FileKind(kind) for kind in tag["kinds"]),
         added=_by_language(tag.get("added", {}), f"{source}: {tag['id']} added"),
         removed=_by_language(tag.get("removed", {}), f"{source}: {tag['id']} removed"),

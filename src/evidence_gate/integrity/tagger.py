@@ -80,6 +80,12 @@ def inventory(change: Change, idioms: Idioms) -> Inventory:
     return Inventory(hunks=tuple(hunks), languages_unlisted=tuple(unlisted))
 
 
+def mark(found: Inventory, paths: set[str], tag: str) -> Inventory:
+    """`found` with `tag` on every hunk of these paths (the frozen tests a change touches: RH-14)."""
+    hunks = tuple(_with(hunk, tag) if hunk.path in paths else hunk for hunk in found.hunks)
+    return Inventory(hunks=hunks, languages_unlisted=found.languages_unlisted)
+
+
 def _file_hunks(
     changed: ChangedFile, language: str | None, idioms: Idioms, relaxed: set[tuple[str, int]]
 ) -> list[TaggedHunk]:

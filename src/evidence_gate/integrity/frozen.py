@@ -1,0 +1,139 @@
+"""Frozen red tests (test-first): acceptance tests proven red, then frozen, so that no later change
+edits them to reach green. The record, `.evidence-gate/red-tests.json`, is written by
+`evidence-gate freeze` for the author to commit:
+
+    {"version": 1, "frozen": [paths], "commit": "<sha>", "parked": [{"criterion": "[S-1#2]", "why": "..."}]}
+
+From then on a change to a frozen path between the record's commit and the head is RH-14, a gate
+failure, whoever made it. So is a record whose commit is not in the head's history, and a pull
+request that edits the record after the fact: the base commit's record governs (its paths and its
+commit), and a path it froze that the head's record drops is a failure said as such.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import jsonschema
+
+from evidence_gate.documents import load_json, schema_message
+from evidence_gate.errors import UsageError
+from evidence_gate.git import Git
+
+RECORD = PurePosixPath(".evidence-gate/red-tests.json")
+MAX_RECORD_BYTES = 1024 * 1024
+FROZEN_CHANGED = "RH-14"
+_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["version", "frozen", "commit", "parked"],
+    "properties": {
+        "version": {"const": 1},
+        "frozen": {
+            "type": "array",
+            "maxItems": 10_000,
+            "items": {"type": "string", "minLength": 1, "maxLength": 4096},
+        },
+        "commit": {"type": "string", "pattern": "^[0-9a-f]{40}([0-9a-f]{24})?$"},
+        "parked": {
+            "type": "array",
+            "maxItems": 1_000,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["criterion", "why"],
+                "properties": {
+                    "criterion": {"type": "string", "maxLength": 200},
+                    "why": {"type": "string", "maxLength": 2000},
+                },
+            },
+        },
+    },
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parked:
+    criterion: str  # its tag, `[S-1#2]`
+    why: str  # why it could not be proven red
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrozenRecord:
+    frozen: tuple[str, ...]
+    commit: str
+    parked: tuple[Parked, ...] = ()
+
+    def document(self) -> dict[str, object]:
+        return {
+            "version": 1,
+            "frozen": list(self.frozen),
+            "commit": self.commit,
+            "parked": [{"criterion": item.criterion, "why": item.why} for item in self.parked],
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class FrozenCheck:
+    """What the head does to the frozen tests: none recorded, or the frozen paths it changed since
+    the record's commit, and the problems with the record itself (each a failure)."""
+
+    record: FrozenRecord | None
+    changed: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        changed = tuple(
+            f"frozen red test changed: {path}. Make it pass by changing production code, and put the test back"
+            " as it was."
+            for path in self.changed
+        )
+        return (*self.problems, *changed)
+
+
+def parse_record(data: bytes, source: str) -> FrozenRecord:
+    if len(data) > MAX_RECORD_BYTES:
+        raise UsageError(f"{source}: larger than {MAX_RECORD_BYTES:,} bytes; not a freeze record")
+    document = load_json(data, source, UsageError)
+    errors = sorted(jsonschema.Draft202012Validator(_SCHEMA).iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
+        raise UsageError(f"{source}: not a freeze record: {where}: {schema_message(errors[0])}")
+    return FrozenRecord(
+        frozen=tuple(document["frozen"]),
+        commit=document["commit"],
+        parked=tuple(Parked(criterion=item["criterion"], why=item["why"]) for item in document["parked"]),
+    )
+
+
+def record_json(record: FrozenRecord) -> str:
+    return json.dumps(record.document(), indent=2, ensure_ascii=True) + "\n"
+
+
+def check_frozen(git: Git, base: str, head: str) -> FrozenCheck:
+    """The frozen tests against the head: the base commit's record governs where it has one."""
+    at_base, at_head = git.file_at(base, RECORD), git.file_at(head, RECORD)
+    if at_base is None and at_head is None:
+        return FrozenCheck(record=None)
+    try:
+        where = "the base" if at_base is not None else "the head"
+        governing = parse_record(at_base if at_base is not None else at_head or b"", f"{RECORD} at {where}")
+        current = parse_record(at_head, f"{RECORD} at head") if at_head is not None else None
+    except UsageError as error:
+        return FrozenCheck(record=None, problems=(f"the freeze record cannot be read: {error.one_line()}",))
+    problems = []
+    if current is None:
+        problems.append(f"the pull request deletes {RECORD}, which froze {len(governing.frozen)} red tests")
+    else:
+        dropped = sorted(set(governing.frozen) - set(current.frozen))
+        if dropped:
+            problems.append(f"the pull request removes frozen tests from {RECORD}: {', '.join(dropped[:5])}")
+    if not git.is_ancestor(governing.commit, head):
+        problems.append(f"the freeze record's commit {governing.commit[:12]} is not an ancestor of the head")
+        return FrozenCheck(record=governing, problems=tuple(problems))
+    changed = git.paths_changed(governing.commit, head, governing.frozen)
+    return FrozenCheck(record=governing, changed=changed, problems=tuple(problems))

@@ -1,0 +1,34 @@
+"""One survey of a change's gate edits: the inventory, the frozen tests against the head, and the
+summary both the `inventory` verb and the gate-integrity gate show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evidence_gate.git import Git
+from evidence_gate.integrity.frozen import FROZEN_CHANGED, FrozenCheck, check_frozen
+from evidence_gate.integrity.idioms import Idioms
+from evidence_gate.integrity.report import Summary, fingerprint, summarise
+from evidence_gate.integrity.tagger import Inventory, inventory, mark
+from evidence_gate.model import Change
+
+
+@dataclass(frozen=True, kw_only=True)
+class Survey:
+    inventory: Inventory
+    frozen: FrozenCheck
+    summary: Summary
+
+
+def survey(git: Git, change: Change, idioms: Idioms, read_cap: int) -> Survey:
+    found = inventory(change, idioms)
+    frozen = check_frozen(git, change.base, change.head)
+    if frozen.changed:
+        found = mark(found, set(frozen.changed), FROZEN_CHANGED)
+    languages = {idioms.language(hunk.path) for hunk in found.hunks}
+    coverage = tuple(sorted(language for language in languages if language is not None))
+    return Survey(
+        inventory=found,
+        frozen=frozen,
+        summary=summarise(found, coverage, fingerprint(change), read_cap),
+    )

@@ -1,0 +1,206 @@
+"""`evidence-gate inventory` and `evidence-gate freeze` end to end, on real repositories: the
+GATE_SUMMARY line and its artifacts, the no-base error, and red tests frozen, then edited."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.cli import main
+
+from .conftest import Repo, local_environment
+from .test_integrity_tagger import PY_TEST, WORKFLOW
+
+PYPROJECT = "[project]\nname = 'shop'\n"
+SUMMARY = re.compile(
+    r"^GATE_SUMMARY: listed=(?P<listed>\d+) eligible=(?P<eligible>\d+) inspected=(?P<inspected>\d+)"
+    r" unread=(?P<unread>\d+) tagged=\{(?P<tagged>[^}]*)\} unmatched=(?P<unmatched>\d+) coverage=(?P<coverage>\S+)"
+    r" languages_unlisted=(?P<unlisted>\S+) candidate=(?P<candidate>[0-9a-f]{16}) artifact=(?P<artifact>.+)$"
+)
+
+
+def evidence_gate(*args: str | Path, environ: dict[str, str] | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main([os.fspath(arg) for arg in args], out=out, environ=environ or local_environment())
+    return code, out.getvalue()
+
+
+def relaxing_change(repo: Repo) -> str:
+    base = repo.commit(
+        "base", {"pyproject.toml": PYPROJECT, "tests/test_cart.py": PY_TEST, ".github/workflows/t.yml": WORKFLOW}
+    )
+    repo.commit(
+        "head",
+        {
+            "tests/test_cart.py": PY_TEST.replace("def test_total", "@pytest.mark.xfail\ndef test_total"),
+            ".github/workflows/t.yml": WORKFLOW.replace("run: pytest", "run: pytest || true"),
+            "README.md": "shop\n",
+        },
+    )
+    return base
+
+
+def test_the_summary_line_then_one_line_per_hunk_and_the_artifact(repo: Repo, tmp_path: Path) -> None:
+    base = relaxing_change(repo)
+    code, out = evidence_gate("inventory", "--repo", repo.path, "--base", base, "--artifact", tmp_path / "inv.json")
+    assert code == 0
+    first, *hunks = out.splitlines()
+    found = SUMMARY.match(first)
+    assert found is not None, first
+    assert found.group("listed", "eligible", "inspected", "unread", "unmatched") == ("2", "2", "2", "0", "0")
+    assert found.group("tagged") == "RH-1:1,RH-9:1"
+    assert found.group("coverage") == "python,yaml"
+    assert found.group("artifact") == str(tmp_path / "inv.json")
+    assert hunks == [
+        "[H1] RH-9 .github/workflows/t.yml @@@ -3,4 +3,4 @@ jobs:",
+        "[H2] RH-1 tests/test_cart.py @@@ -1,5 +1,6 @@",
+    ]
+    document = json.loads((tmp_path / "inv.json").read_text(encoding="utf-8"))
+    assert document["summary"]["tagged"] == {"RH-1": 1, "RH-9": 1}
+    assert {"line": 4, "text": "@pytest.mark.xfail"} in document["hunks"][1]["added"]
+    again = evidence_gate("inventory", "--repo", repo.path, "--base", base, "--artifact", tmp_path / "again.json")[1]
+    assert SUMMARY.match(again.splitlines()[0]).group("candidate") == found.group("candidate")  # type: ignore[union-attr]  # matched above
+
+
+def test_the_read_cap_leaves_the_rest_unread_and_says_so(repo: Repo, tmp_path: Path) -> None:
+    base = relaxing_change(repo)
+    code, out = evidence_gate(
+        "inventory", "--repo", repo.path, "--base", base, "--read-cap", "1", "--artifact", tmp_path / "a.json"
+    )
+    found = SUMMARY.match(out.splitlines()[0])
+    assert code == 0 and found is not None
+    assert found.group("inspected", "unread") == ("1", "1")
+    assert len(out.splitlines()) == 2
+
+
+def test_json_prints_the_artifact_and_sarif_carries_each_tag(repo: Repo, tmp_path: Path) -> None:
+    base = relaxing_change(repo)
+    code, out = evidence_gate(
+        "inventory", "--repo", repo.path, "--base", base, "--json", "--sarif", tmp_path / "s.sarif"
+    )
+    assert code == 0
+    assert [hunk["tags"] for hunk in json.loads(out)["hunks"]] == [["RH-9"], ["RH-1"]]
+    report = json.loads((tmp_path / "s.sarif").read_text(encoding="utf-8"))
+    assert report["version"] == "2.1.0"
+    results = report["runs"][0]["results"]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in results] == [
+        ("RH-9", ".github/workflows/t.yml"),
+        ("RH-1", "tests/test_cart.py"),
+    ]
+    assert {rule["id"]: rule["name"] for rule in report["runs"][0]["tool"]["driver"]["rules"]} == {
+        "RH-1": "test-skipped",
+        "RH-9": "ci-nonblocking",
+    }
+
+
+def test_a_base_not_in_the_clone_is_one_gate_error_line_with_the_fix(repo: Repo) -> None:
+    repo.commit("base", {"pyproject.toml": PYPROJECT})
+    code, out = evidence_gate("inventory", "--repo", repo.path, "--base", "origin/release")
+    assert (code, out) == (2, "GATE_ERROR=no_base ref=origin/release fix='git fetch --no-tags origin origin/release'\n")
+
+
+# --- freeze ---------------------------------------------------------------------------------------
+
+RED = "def test_refund_is_logged():\n    from shop import refund\n    assert refund(5) == 'logged 5'\n"
+SHOP = "def refund(amount):\n    return None\n"
+
+
+@pytest.fixture
+def environ(tmp_path: Path) -> dict[str, str]:
+    """The environment with `python` on PATH as this interpreter (the python stack's commands call `python`)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    environ = local_environment()
+    environ.update(PATH=f"{bin_dir}{os.pathsep}{environ.get('PATH', '')}", PYTEST_ADDOPTS="-p no:cacheprovider")
+    return environ
+
+
+def frozen_repo(repo: Repo, environ: dict[str, str]) -> str:
+    repo.commit("red tests", {"pyproject.toml": PYPROJECT, "shop.py": SHOP, "tests/test_refund.py": RED})
+    code, out = evidence_gate("freeze", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ)
+    assert code == 0, out
+    return repo.commit("freeze the red tests")
+
+
+def test_a_red_test_is_frozen_in_a_record_to_commit(repo: Repo, environ: dict[str, str]) -> None:
+    frozen = frozen_repo(repo, environ)
+    record = json.loads((repo.path / ".evidence-gate" / "red-tests.json").read_text(encoding="utf-8"))
+    assert record["frozen"] == ["tests/test_refund.py"]
+    assert record["commit"] == repo.git("rev-parse", f"{frozen}~1")
+    assert record["parked"] == []
+
+
+def test_a_later_commit_editing_a_frozen_test_fails_with_the_message(repo: Repo, environ: dict[str, str]) -> None:
+    frozen = frozen_repo(repo, environ)
+    repo.commit("make it green", {"tests/test_refund.py": RED.replace("== 'logged 5'", "is None")})
+    code, out = evidence_gate("inventory", "--repo", repo.path, "--base", frozen)
+    assert code == 0
+    assert "[H1] RH-14 tests/test_refund.py @@@ -1,3 +1,3 @@" in out
+    assert out.splitlines()[-1] == (
+        "FAIL frozen red test changed: tests/test_refund.py. Make it pass by changing production code, and put the"
+        " test back as it was."
+    )
+
+
+def test_a_later_commit_changing_only_production_code_passes(repo: Repo, environ: dict[str, str]) -> None:
+    frozen = frozen_repo(repo, environ)
+    repo.commit("make it green", {"shop.py": "def refund(amount):\n    return f'logged {amount}'\n"})
+    code, out = evidence_gate("inventory", "--repo", repo.path, "--base", frozen)
+    assert code == 0
+    assert "FAIL" not in out
+
+
+def test_a_pull_request_dropping_a_frozen_test_from_the_record_fails(repo: Repo, environ: dict[str, str]) -> None:
+    frozen = frozen_repo(repo, environ)
+    record = repo.path / ".evidence-gate" / "red-tests.json"
+    document = json.loads(record.read_text(encoding="utf-8"))
+    document["frozen"] = []
+    repo.commit("unfreeze", {".evidence-gate/red-tests.json": json.dumps(document)})
+    _, out = evidence_gate("inventory", "--repo", repo.path, "--base", frozen)
+    assert out.splitlines()[-1] == (
+        "FAIL the pull request removes frozen tests from .evidence-gate/red-tests.json: tests/test_refund.py"
+    )
+
+
+@pytest.mark.parametrize(
+    ("test", "reason"),
+    [
+        (
+            "def test_refund():\n    assert True\n",
+            "not red: `python -m pytest -rA tests/test_refund.py` ran 1 tests and none failed",
+        ),
+        ("import missing_module\n\n\ndef test_refund():\n    assert False\n", "unjudged: "),
+    ],
+    ids=["a passing test", "a test that does not load"],
+)
+def test_a_test_that_is_not_red_is_refused_and_nothing_written(
+    repo: Repo, environ: dict[str, str], test: str, reason: str
+) -> None:
+    repo.commit("tests", {"pyproject.toml": PYPROJECT, "tests/test_refund.py": test})
+    code, out = evidence_gate("freeze", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ)
+    assert code == 1
+    assert out.startswith(f"not frozen: tests/test_refund.py: {reason}")
+    assert not (repo.path / ".evidence-gate").exists()
+
+
+def test_a_criterion_tagged_on_no_failing_test_is_parked(repo: Repo, environ: dict[str, str]) -> None:
+    tests = (
+        "import pytest\n\n\n@pytest.mark.parametrize('c', ['[S-1#1] refunds are logged'])\n"
+        "def test_refund(c):\n    assert False\n\n\n# [S-1#2] is written, but no test runs it yet\n"
+    )
+    repo.commit("red tests", {"pyproject.toml": PYPROJECT, "tests/test_refund.py": tests})
+    code, out = evidence_gate(
+        "freeze", "--story", "S-1", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ
+    )
+    assert code == 0, out
+    record = json.loads((repo.path / ".evidence-gate" / "red-tests.json").read_text(encoding="utf-8"))
+    assert record["parked"] == [
+        {"criterion": "[S-1#2]", "why": "no failing test carries the tag: it is not proven red"}
+    ]
