@@ -47,16 +47,17 @@ def text(element: HtmlElement) -> str:
 
 
 def check_page(root: HtmlElement) -> None:
-    """The comment as a page: the verdict, a row per gate, the three folded blocks with what they fold."""
+    """The comment as a page: the verdict, a row per gate, the four folded blocks with what they fold."""
     assert "<!-- QG:VERDICT:BLOCKED -->" in [f"<!--{node.text}-->" for node in root.xpath("//comment()")]
     assert text(root.xpath("//h3")[0]).endswith("Evidence Gate: Blocked")
     rows = [[text(cell) for cell in row.xpath("./th|./td")] for row in root.xpath("(//table)[1]//tr")]
-    assert [row[0] for row in rows] == ["Gate", "Test evidence", "Acceptance criteria"]
-    assert [row[1] for row in rows[1:]] == ["❌ fail", "❌ fail"]
+    assert [row[0] for row in rows] == ["Gate", "Test evidence", "Gate integrity", "Acceptance criteria"]
+    assert [row[1] for row in rows[1:]] == ["❌ fail", "✅ pass", "❌ fail"]
     details = root.xpath("//details")
     assert [text(block.xpath("./summary")[0]) for block in details] == [
         "Failing tests (1)",
         "Test evidence: ❌ fail",
+        "Gate integrity: ✅ pass",
         "Acceptance criteria: ❌ fail",
     ]
     assert "AssertionError: -380 != 0" in text(details[0].xpath(".//pre")[0])
@@ -66,7 +67,9 @@ def check_page(root: HtmlElement) -> None:
         ["build/pytest.log", "pytest", "1 of 5 tests failed, 1 skipped"],
         ["build/junit.xml", "junit", "1 of 5 tests failed, 1 skipped"],
     ]
-    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[2].xpath(".//tbody/tr")]
+    edits = [[text(cell) for cell in row.xpath("./td")] for row in details[2].xpath(".//tbody/tr")]
+    assert edits == [["H1", "RH-1 test-skipped", "tests/test_discount.py @@ -0,0 +1,28 @@"]]  # a skipped test added
+    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[3].xpath(".//tbody/tr")]
     assert criteria == [
         [f"[SHOP-1#1] {CRITERIA[0]}", "✅ green", "1 test passed"],
         [f"[SHOP-1#2] {CRITERIA[1]}", "⚠️ missing", "no test names it"],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import Repo
-from .test_integrity_tagger import GO_TEST, JS_TEST, PY_TEST, WORKFLOW, inventory_of, tags
+from .test_integrity_tagger import GO_TEST, JS_TEST, PY_TEST, WORKFLOW, inventory_between, inventory_of, tags
 
 PY_TWO = PY_TEST + "\n\ndef test_refund():\n    assert -1 < 0\n    assert abs(-1) == 1\n"
 PYPROJECT = "[project]\nname = 'shop'\n\n[tool.coverage.report]\nfail_under = 90\n"
@@ -238,3 +238,92 @@ def test_eslint_and_nolint_reasons_are_read_in_their_own_syntax(repo: Repo) -> N
     found = inventory_of(repo, "node", {"index.js": "module.exports = 1;\n"}, {"index.js": source})
     (hunk,) = found.hunks
     assert hunk.unjustified == (2,)
+
+
+JAVA = "class CartTest {\n    @Test\n    void totals() {\n        assertEquals(2, 1 + 1);\n    }\n}\n"
+RSPEC = "describe Cart do\n  it 'totals' do\n    expect(1 + 1).to eq(2)\n  end\nend\n"
+PHPUNIT = (
+    "<?php\nclass CartTest extends TestCase {\n    public function testTotal() {\n"
+    "        $this->assertSame(2, 1 + 1);\n    }\n}\n"
+)
+XUNIT = "public class CartTests {\n    [Fact]\n    public void Totals() {\n        Assert.Equal(2, 1 + 1);\n    }\n}\n"
+XCTEST = (
+    "final class CartTests: XCTestCase {\n    func testTotal() throws {\n        XCTAssertEqual(1 + 1, 2)\n    }\n}\n"
+)
+LANGUAGES = {
+    "jvm": {"pom.xml": "<project/>\n"},
+    "ruby": {"Gemfile": "source 'https://rubygems.org'\n"},
+    "php": {"composer.json": "{}\n"},
+    "dotnet": {"Shop.csproj": "<Project/>\n"},
+    "swift": {"Package.swift": "// swift-tools-version:5.9\n"},
+}
+MORE = [
+    (
+        "jvm",
+        "src/test/java/CartTest.java",
+        JAVA,
+        JAVA.replace("    @Test\n", '    @Test\n    @Disabled("flaky")\n'),
+        ("RH-1",),
+    ),
+    (
+        "jvm",
+        "src/test/java/CartTest.java",
+        JAVA,
+        JAVA.replace("assertEquals(2, 1 + 1)", "assertEquals(3, 1 + 1)"),
+        ("RH-5",),
+    ),
+    ("ruby", "spec/cart_spec.rb", RSPEC, RSPEC.replace("  it 'totals'", "  xit 'totals'"), ("RH-1",)),
+    ("ruby", "spec/cart_spec.rb", RSPEC, RSPEC.replace("  it 'totals'", "  fit 'totals'"), ("RH-2",)),
+    (
+        "php",
+        "tests/CartTest.php",
+        PHPUNIT,
+        PHPUNIT.replace(
+            "        $this->assertSame", "        $this->markTestSkipped('later');\n        $this->assertSame"
+        ),
+        ("RH-1",),
+    ),
+    ("dotnet", "ShopTests/CartTests.cs", XUNIT, XUNIT.replace("[Fact]", '[Fact(Skip = "flaky")]'), ("RH-1",)),
+    ("dotnet", "ShopTests/CartTests.cs", XUNIT, XUNIT.replace("        Assert.Equal(2, 1 + 1);\n", ""), ("RH-4",)),
+    (
+        "swift",
+        "Tests/CartTests.swift",
+        XCTEST,
+        XCTEST.replace("        XCTAssertEqual", '        throw XCTSkip("later")\n        XCTAssertEqual'),
+        ("RH-1",),
+    ),
+    (
+        "jvm",
+        "src/test/java/CartTest.java",
+        JAVA,
+        JAVA.replace("    }\n}\n", "        assertTrue(1 < 2);\n    }\n}\n"),
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize(("stack", "path", "before", "after", "expected"), MORE, ids=[f"{m[0]} {m[4]}" for m in MORE])
+def test_the_idioms_of_other_languages(
+    repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    first = repo.commit("base", {**LANGUAGES[stack], path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        ("  testTimeout: 5000,\n", "  testTimeout: 60000,\n", ("RH-13",)),
+        ("jest.setTimeout(5000);\n", "jest.setTimeout(30000);\n", ("RH-13",)),
+        ("  testTimeout: 5000,\n", "  testTimeout: 2000,\n", ()),
+    ],
+    ids=["a raised testTimeout", "a raised jest.setTimeout", "a lowered one"],
+)
+def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, expected: tuple[str, ...]) -> None:
+    config = "module.exports = {\n{}};\n"
+    found = inventory_of(
+        repo, "node", {"jest.config.js": config.replace("{}", before)}, {"jest.config.js": config.replace("{}", after)}
+    )
+    assert [hunk_tags for _, hunk_tags in tags(found)] == [expected]

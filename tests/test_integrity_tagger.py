@@ -40,7 +40,11 @@ def inventory_of(repo: Repo, project: str, base: Mapping[str, str], head: Mappin
     for path, text in head.items():
         if text is None:
             (repo.path / path).unlink()
-    second = repo.commit("head", {path: text for path, text in head.items() if text is not None})
+    repo.commit("head", {path: text for path, text in head.items() if text is not None})
+    return inventory_between(repo, first)
+
+
+def inventory_between(repo: Repo, first: str, second: str = "HEAD") -> Inventory:
     table = default_table()
     classifier = PathClassifier(table=table, matches=detect(repo.path, table).matches)
     change = collect_changes(Git(repo.path, local_environment()), first, second, classifier)

@@ -24,11 +24,13 @@ from evidence_gate.console import error, mask_secrets, notice, warning
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.facts import RunInputs
+from evidence_gate.gates.integrity import ID as INTEGRITY
+from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.context import FORK_RECIPE, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import checked_ledger, publish_ledger, read_baseline
-from evidence_gate.ledger import Ledger
+from evidence_gate.ledger import GateVerdict, Ledger
 from evidence_gate.ledger_document import ledger_json, read_ledger
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.render import (
@@ -154,7 +156,18 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
         "failed": str(counts.failed) if counts else "",
         "skipped": str(counts.skipped) if counts else "",
         "ledger": str(ledger_path),
+        "gate-edits": _gate_edits(ledger),
     }
+
+
+def _gate_edits(ledger: Ledger) -> str:
+    """The gate-integrity tags and their counts (`RH-1:2,RH-9:1`); `unavailable` when it could not run."""
+    gate = ledger.gate(INTEGRITY)
+    if gate is None or gate.verdict is GateVerdict.OFF:
+        return ""
+    if not isinstance(gate.data, IntegrityData):
+        return "unavailable"
+    return ",".join(f"{tag}:{count}" for tag, count in gate.data.tagged.items())
 
 
 def main() -> int:

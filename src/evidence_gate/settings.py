@@ -5,7 +5,8 @@ and may name files outside the repository; the config file's may not.
 
 In a pull request the work tree is the pull request's, so its config file would let it configure
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
-each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`, `gates-off`), names the
+each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`, `gates-off`,
+`fail-on-tags`), names the
 required check (`check-name`) or decides what reviewers see and where the result goes
 (`comment-mode`, `check-run`, `pr-body`, `job-summary`, `templates-dir`,
 `ledger-out`). A pull request's change to the file is noted and
@@ -64,9 +65,10 @@ KEYS = (
     "pr-body",
     "job-summary",
     "gates-off",
+    "fail-on-tags",
 )
 SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
-LIST_KEYS = ("reports", "gates-off")  # an input of one item a line
+LIST_KEYS = ("reports", "gates-off", "fail-on-tags")  # an input of one item a line
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,6 +90,7 @@ class Settings:
     pr_body: bool = True
     job_summary: bool = True
     gates_off: tuple[str, ...] = ()  # gate ids switched off: each is shown as off, never silently absent
+    fail_on_tags: tuple[str, ...] = ()  # gate-integrity tags (RH-n) that fail the gate, not only ask for review
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -199,9 +202,22 @@ def resolve(
         pr_body=pr_body,
         job_summary=job_summary,
         gates_off=tuple(dict.fromkeys(merged.get("gates-off", ()))),
+        fail_on_tags=_tags(merged.get("fail-on-tags", ())),
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )
+
+
+_TAG = re.compile(r"RH-(1[0-5]|[1-9])")
+
+
+def _tags(values: object) -> tuple[str, ...]:
+    """`fail-on-tags`: gate-integrity tag ids, `RH-1` to `RH-15`; a misspelt one would fail nothing."""
+    tags = tuple(dict.fromkeys(str(value).strip() for value in values)) if isinstance(values, list | tuple) else ()
+    wrong = [tag for tag in tags if not _TAG.fullmatch(tag)]
+    if wrong:
+        raise UsageError(f"fail-on-tags: {wrong[0][:20]!r} is not a tag id (RH-1 to RH-15, see docs/integrity.md)")
+    return tags
 
 
 def _switch(key: str, value: object) -> bool:

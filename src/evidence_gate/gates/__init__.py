@@ -4,6 +4,5 @@
 # so a PASS never implies them. A gate that lands takes its line out of this list.
 NOT_YET_CHECKED: tuple[tuple[str, str], ...] = (
     ("strength", "test strength"),
-    ("integrity", "gate integrity"),
     ("coverage", "coverage of the change"),
 )

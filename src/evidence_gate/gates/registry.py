@@ -7,11 +7,12 @@ from typing import Any
 
 from evidence_gate.documents import clipped
 from evidence_gate.errors import UsageError
-from evidence_gate.gates import criteria, evidence
+from evidence_gate.gates import criteria, evidence, integrity
 from evidence_gate.gates.gate import DataType, Gate
 
 GATES: tuple[Gate[Any], ...] = (
     evidence.GATE,
+    integrity.GATE,
     criteria.GATE,
 )
 

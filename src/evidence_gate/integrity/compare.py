@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from evidence_gate.integrity.idioms import ByLanguage, Idioms, Patterns, Threshold
+from evidence_gate.integrity.idioms import ByLanguage, Idioms, Patterns, Threshold, union_of
 
 # Literals an expectation is written in: numbers, quoted strings, and the constants of the languages.
 _LITERAL = re.compile(
@@ -29,7 +29,8 @@ _JOB = re.compile(r"[\w.-]+")
 
 
 def count(lines: Iterable[str], patterns: Patterns) -> int:
-    return sum(1 for line in lines if any(pattern.search(line) for pattern in patterns))
+    found = union_of(patterns)
+    return 0 if found is None else sum(1 for line in lines if found.search(line))
 
 
 def of_language(by_language: ByLanguage, language: str | None) -> Patterns:
@@ -84,16 +85,21 @@ class Setting:
     key: str  # the threshold's key, with the metric it names (`jest-coverage:branches`)
     value: float
     relaxing: str  # lower | higher
+    tag: str  # what relaxing it is tagged (RH-8, RH-13)
 
 
-def settings(lines: Iterable[str], thresholds: Sequence[Threshold]) -> list[Setting]:
+def settings(lines: Iterable[str], thresholds: Sequence[Threshold], screen: re.Pattern[str] | None) -> list[Setting]:
+    """The numbers the lines set; `screen` (all thresholds' patterns as one) skips the others fast."""
     found = []
     for line in lines:
+        if screen is None or not screen.search(line):
+            continue
         for threshold in thresholds:
             for match in threshold.pattern.finditer(line):
                 named = match.groupdict().get("name")
                 key = f"{threshold.key}:{named}" if named else threshold.key
-                found.append(Setting(key=key, value=float(match.group("value")), relaxing=threshold.relaxing))
+                value = float(match.group("value"))
+                found.append(Setting(key=key, value=value, relaxing=threshold.relaxing, tag=threshold.tag))
     return found
 
 

@@ -9,7 +9,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import PurePosixPath
 from typing import Any
@@ -21,6 +21,7 @@ from evidence_gate.errors import ConfigError
 from evidence_gate.model import FileKind
 
 ANY_LANGUAGE = "any"
+_NAMED = re.compile(r"\(\?P<\w+>")  # a named group: one name may stand once in an alternation
 CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
 
 
@@ -32,12 +33,29 @@ class TagIdioms:
     removed: Mapping[str, tuple[re.Pattern[str], ...]]
 
     def matches(self, side: Mapping[str, tuple[re.Pattern[str], ...]], language: str | None, text: str) -> bool:
-        patterns = (*side.get(ANY_LANGUAGE, ()), *(side.get(language, ()) if language else ()))
-        return any(pattern.search(text) for pattern in patterns)
+        found = union(side, language)
+        return found is not None and found.search(text) is not None
+
+    def applicable(self, side: Mapping[str, Patterns], language: str | None) -> Patterns:
+        return (*side.get(ANY_LANGUAGE, ()), *(side.get(language, ()) if language else ()))
+
+
+@functools.cache
+def union_of(patterns: tuple[re.Pattern[str], ...]) -> re.Pattern[str] | None:
+    """One alternation of several patterns, searched once per line instead of once per pattern."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{_NAMED.sub('(?:', pattern.pattern)})" for pattern in patterns))
+
+
+def union(side: Mapping[str, tuple[re.Pattern[str], ...]], language: str | None) -> re.Pattern[str] | None:
+    """The patterns of a side that apply to a language: its own and those of any language, as one."""
+    return union_of((*side.get(ANY_LANGUAGE, ()), *(side.get(language, ()) if language else ())))
 
 
 Patterns = tuple[re.Pattern[str], ...]
 ByLanguage = Mapping[str, Patterns]
+Screen = tuple[re.Pattern[str] | None, re.Pattern[str] | None]  # added-line idioms, removed-line idioms
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +63,7 @@ class Threshold:
     key: str  # what the number sets, wherever it is set (`coverage-fail-under`)
     relaxing: str  # lower | higher: the way that relaxes the gate
     pattern: re.Pattern[str]  # with a `value` group
+    tag: str = "RH-8"  # what relaxing it is tagged
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,17 +78,28 @@ class Idioms:
     severity_error: Patterns  # a lint rule at error (RH-8 when it comes down)
     severity_lower: Patterns
     ci_checks: Patterns  # a CI line that runs a test, lint or type check (RH-10)
+    _screens: dict[tuple[FileKind, str | None], Screen] = field(default_factory=dict, compare=False, repr=False)
+
+    def screen(self, kind: FileKind, language: str | None) -> Screen:
+        """One pattern for every added-line idiom, and one for every removed-line idiom, of the tags
+        looked for in this kind of file and language: a line neither matches carries no idiom tag."""
+        if (kind, language) not in self._screens:
+            tags = [tag for tag in self.tags if kind in tag.kinds]
+            added = tuple(pattern for tag in tags for pattern in tag.applicable(tag.added, language))
+            removed = tuple(pattern for tag in tags for pattern in tag.applicable(tag.removed, language))
+            self._screens[kind, language] = (union_of(added), union_of(removed))
+        return self._screens[kind, language]
+
+    @functools.cached_property
+    def threshold_screen(self) -> re.Pattern[str] | None:
+        return union_of(tuple(threshold.pattern for threshold in self.thresholds))
 
     def language(self, path: str) -> str | None:
-        name = PurePosixPath(path).name
-        return next(
-            (
-                language
-                for language, globs in self.languages.items()
-                if any(fnmatch.fnmatchcase(name, g) for g in globs)
-            ),
-            None,
-        )
+        return _language(self.languages_key, PurePosixPath(path).name)
+
+    @property
+    def languages_key(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return tuple(self.languages.items())
 
     def covers(self, language: str | None, kind: FileKind) -> bool:
         """Whether some tag looked for in this kind of file has idioms for its language: idioms of its
@@ -82,6 +112,11 @@ class Idioms:
             if kind in CONFIG_KINDS and (ANY_LANGUAGE in tag.added or ANY_LANGUAGE in tag.removed):
                 return True
         return False
+
+
+@functools.cache
+def _language(languages: tuple[tuple[str, tuple[str, ...]], ...], name: str) -> str | None:
+    return next((language for language, globs in languages if any(fnmatch.fnmatchcase(name, g) for g in globs)), None)
 
 
 @functools.cache
@@ -128,7 +163,7 @@ def _threshold(item: dict[str, str], where: str) -> Threshold:
     (pattern,) = _patterns([item["pattern"]], where)
     if "value" not in pattern.groupindex:
         raise ConfigError(f"{where}: the pattern has no `value` group for the number")
-    return Threshold(key=item["key"], relaxing=item["relaxing"], pattern=pattern)
+    return Threshold(key=item["key"], relaxing=item["relaxing"], pattern=pattern, tag=item.get("tag", "RH-8"))
 
 
 def _tag(tag: dict[str, Any], source: str) -> TagIdioms:

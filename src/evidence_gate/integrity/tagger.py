@@ -34,6 +34,7 @@ from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, File
 
 GATE_KINDS = frozenset({FileKind.TEST, FileKind.CI, FileKind.GATE_CONFIG, FileKind.SNAPSHOT})
 CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
+THRESHOLD_KINDS = frozenset({*CONFIG_KINDS, FileKind.TEST})
 UNPAIRED = "RH-15?"
 AUDITED = frozenset({"RH-6", "RH-7"})
 # After a suppression: its codes (`[arg-type]`, `: E501,W291`, `no-console`), then a reason.
@@ -63,13 +64,14 @@ class Inventory:
 
 
 def inventory(change: Change, idioms: Idioms) -> Inventory:
-    relaxed = _relaxed_thresholds(change, idioms)
+    moves = {changed.path: _Moved(changed) for changed in change.files}
+    relaxed = _relaxed_thresholds(change, idioms, moves)
     tests_changed = any(changed.kind is FileKind.TEST for changed in change.files)
     hunks: list[TaggedHunk] = []
     unlisted: dict[str, None] = {}
     for changed in change.files:
         language = idioms.language(changed.path)
-        found = _file_hunks(changed, language, idioms, relaxed)
+        found = _file_hunks(changed, language, idioms, relaxed, moves[changed.path])
         if changed.kind is FileKind.PRODUCTION and not tests_changed:
             found = [_with(hunk, UNPAIRED) for hunk in found]
         gate_edit = changed.kind in GATE_KINDS
@@ -87,9 +89,12 @@ def mark(found: Inventory, paths: set[str], tag: str) -> Inventory:
 
 
 def _file_hunks(
-    changed: ChangedFile, language: str | None, idioms: Idioms, relaxed: set[tuple[str, int]]
+    changed: ChangedFile,
+    language: str | None,
+    idioms: Idioms,
+    relaxed: dict[tuple[str, int], set[str]],
+    moved: _Moved,
 ) -> list[TaggedHunk]:
-    moved = _Moved(changed)
     structural = _structural_tags(changed)
     if not changed.hunks or changed.status is FileStatus.DELETED:  # a deleted file: what it was says it all
         header = "binary" if changed.binary else str(changed.status)
@@ -105,6 +110,7 @@ def _file_hunks(
             )
             for hunk in hunks
         ]
+    screen = idioms.screen(changed.kind, language)
     added_in_file = moved.new(changed.added_lines)
     removed_in_file = moved.gone(changed.removed_lines)
     fewer_tests = compare.definitions(added_in_file, language, idioms) < compare.definitions(
@@ -113,7 +119,15 @@ def _file_hunks(
     tagged = []
     for index, hunk in enumerate(changed.hunks):
         added, removed = moved.new(hunk.added), moved.gone(hunk.removed)
-        tags = [tag.id for tag in idioms.tags if changed.kind in tag.kinds and _carries(tag, language, added, removed)]
+        added_screen, removed_screen = screen
+        idiom_lines = (added_screen is not None and any(added_screen.search(line) for line in added)) or (
+            removed_screen is not None and any(removed_screen.search(line) for line in removed)
+        )
+        tags = [
+            tag.id
+            for tag in (idioms.tags if idiom_lines else ())
+            if changed.kind in tag.kinds and _carries(tag, language, added, removed)
+        ]
         if changed.kind is FileKind.TEST:
             if fewer_tests and compare.definitions(removed, language, idioms):
                 tags.append("RH-3")
@@ -121,11 +135,11 @@ def _file_hunks(
                 tags.append("RH-4")
             if compare.expectation_changed(removed, added, language, idioms):
                 tags.append("RH-5")
-        if changed.kind in CONFIG_KINDS:
-            if (changed.path, index) in relaxed or compare.switched_off(added, idioms):
-                tags.append("RH-8")
-            if compare.severity_lowered(removed, added, idioms):
-                tags.append("RH-8")
+        tags += relaxed.get((changed.path, index), set())
+        if changed.kind in CONFIG_KINDS and (
+            compare.switched_off(added, idioms) or compare.severity_lowered(removed, added, idioms)
+        ):
+            tags.append("RH-8")
         if changed.kind is FileKind.CI and (
             compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file)
         ):
@@ -144,20 +158,30 @@ def _file_hunks(
     return tagged
 
 
-def _relaxed_thresholds(change: Change, idioms: Idioms) -> set[tuple[str, int]]:
-    """The (path, hunk index) of every hunk that sets a threshold the change relaxes, comparing
-    all configuration and CI files together (a threshold moved between files keeps its value)."""
+def _relaxed_thresholds(change: Change, idioms: Idioms, moves: dict[str, _Moved]) -> dict[tuple[str, int], set[str]]:
+    """The tags (RH-8, RH-13) of every hunk, by (path, hunk index), that sets a threshold the change
+    relaxes, comparing all configuration, CI and test files together (a threshold moved between
+    files keeps its value)."""
     removed: list[tuple[str, int, compare.Setting]] = []
     added: list[tuple[str, int, compare.Setting]] = []
     for changed in change.files:
-        if changed.kind not in CONFIG_KINDS:
+        if changed.kind not in THRESHOLD_KINDS:
             continue
-        moved = _Moved(changed)
+        moved = moves[changed.path]
+        screen = idioms.threshold_screen
         for index, hunk in enumerate(changed.hunks):
-            removed += [(changed.path, index, s) for s in compare.settings(moved.gone(hunk.removed), idioms.thresholds)]
-            added += [(changed.path, index, s) for s in compare.settings(moved.new(hunk.added), idioms.thresholds)]
+            removed += [
+                (changed.path, index, s) for s in compare.settings(moved.gone(hunk.removed), idioms.thresholds, screen)
+            ]
+            added += [
+                (changed.path, index, s) for s in compare.settings(moved.new(hunk.added), idioms.thresholds, screen)
+            ]
     keys = compare.relaxed_keys([s for _, _, s in removed], [s for _, _, s in added])
-    return {(path, index) for path, index, setting in (*removed, *added) if setting.key in keys}
+    relaxed: dict[tuple[str, int], set[str]] = {}
+    for path, index, setting in (*removed, *added):
+        if setting.key in keys:
+            relaxed.setdefault((path, index), set()).add(setting.tag)
+    return relaxed
 
 
 def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: list[str]) -> bool:
@@ -195,8 +219,11 @@ class _Moved:
     stripped text the file also loses (and so the other way round), as often as it loses it."""
 
     def __init__(self, changed: ChangedFile) -> None:
-        self._removed = Counter(line.text.strip() for line in changed.removed_lines)
-        self._added = Counter(line.text.strip() for line in changed.added_lines)
+        removed = Counter(line.text.strip() for line in changed.removed_lines)
+        added = Counter(line.text.strip() for line in changed.added_lines)
+        both = removed.keys() & added.keys()
+        self._removed = Counter({text: removed[text] for text in both})
+        self._added = Counter({text: added[text] for text in both})
 
     def new(self, lines: tuple[ChangedLine, ...]) -> list[str]:
         return _unmatched(lines, self._removed)
@@ -206,6 +233,8 @@ class _Moved:
 
 
 def _unmatched(lines: tuple[ChangedLine, ...], other_side: Counter[str]) -> list[str]:
+    if not other_side:  # nothing moves in this file: every line is new (or gone)
+        return [line.text for line in lines]
     budget = Counter(other_side)
     kept = []
     for line in lines:

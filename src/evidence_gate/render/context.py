@@ -260,12 +260,13 @@ def _annotation_view(note: Annotation, sizes: _Sizes) -> AnnotationView:
 
 def _data_view(value: object, sizes: _Sizes) -> object:
     """A gate payload as its partial template reads it: a dataclass as a mapping of its fields and
-    public properties (a payload's computed labels), text untrusted and clipped, lists capped,
-    an enum as its value (the schema allows only its values)."""
+    public properties (a payload's computed labels), text untrusted and clipped (a line as inline
+    text, several lines as a block), lists capped, an enum as its value (the schema allows only its
+    values)."""
     if isinstance(value, enum.Enum):
         return str(value.value)
-    if isinstance(value, str):
-        return _clip_inline(value, sizes.inline)
+    if isinstance(value, str):  # a text of several lines is a block (an excerpt), laid out fenced
+        return _clip_block(value, sizes.output) if "\n" in value else _clip_inline(value, sizes.inline)
     if isinstance(value, tuple | list):
         return [_data_view(item, sizes) for item in _cap(value, sizes.rows)]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):

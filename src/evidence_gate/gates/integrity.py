@@ -1,0 +1,293 @@
+"""The gate-integrity gate: was a gate weakened to reach green? It lists every gate edit of the
+change and tags the hunks that relax one (integrity/: the tags are docs/integrity.md's); a
+reviewer reads each tagged hunk. It fails only where a relaxation is not a matter of review:
+
+| fails on | why |
+|---|---|
+| RH-14 frozen-test-changed; a freeze record deleted, thinned or detached | a red test made green by editing it |
+| a suppression or coverage exclusion added without a reason on its line | the ignore-comment audit |
+| a tag listed in `fail-on-tags` | the team's own choice |
+
+The rest pass, listed for review, each with a warning annotation (an unresolved tag, `RH-15?`, is
+listed without one). Without a base there is no change to inventory: not applicable, said so; an
+inventory that cannot run is unavailable with its reason, never "none detected".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from evidence_gate.effects import Effects
+from evidence_gate.errors import EvidenceGateError
+from evidence_gate.facts import Facts
+from evidence_gate.gates.gate import DataType, Gate
+from evidence_gate.integrity.idioms import default_idioms
+from evidence_gate.integrity.report import DEFAULT_READ_CAP, TAG_NAMES, eligible, first_line, hunk_id
+from evidence_gate.integrity.survey import Survey, survey
+from evidence_gate.integrity.tagger import TaggedHunk
+from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.settings import Settings
+from evidence_gate.wording import plural
+
+ID = "gate-integrity"
+TITLE = "Gate integrity"
+EXCERPT_LINES = 40  # of each tagged hunk, in the payload; the inventory's artifact holds every line
+
+
+@dataclass(frozen=True, kw_only=True)
+class IntegrityFacts:
+    survey: Survey | None
+    problem: str | None = None  # why there is no survey
+    no_change: bool = False  # no base: there is no change to inventory (a push, the CLI without --base)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HunkRead:
+    """A tagged hunk as reviewers read it."""
+
+    id: str
+    path: str
+    header: str
+    tags: tuple[str, ...]
+    failing: bool
+    excerpt: str  # the hunk's lines, `+` and `-`, the first EXCERPT_LINES of them
+
+    @property
+    def tag_names(self) -> str:
+        return ", ".join(f"{tag} {TAG_NAMES[tag.rstrip('?')]}" for tag in self.tags)
+
+    def document(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "header": self.header,
+            "tags": list(self.tags),
+            "failing": self.failing,
+            "excerpt": self.excerpt,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class IntegrityData:
+    summary_line: str  # GATE_SUMMARY: …
+    listed: int
+    eligible: int
+    inspected: int
+    unread: int
+    tagged: dict[str, int]
+    languages_unlisted: tuple[str, ...]
+    hunks: tuple[HunkRead, ...]  # the tagged hunks read
+    failures: tuple[str, ...]
+    parked: tuple[str, ...]  # `[S-1#2]: why`, criteria the freeze could not prove red
+
+    @property
+    def partial(self) -> bool:
+        return self.unread > 0
+
+    def document(self) -> dict[str, object]:
+        return {
+            "summary_line": self.summary_line,
+            "listed": self.listed,
+            "eligible": self.eligible,
+            "inspected": self.inspected,
+            "unread": self.unread,
+            "tagged": dict(self.tagged),
+            "languages_unlisted": list(self.languages_unlisted),
+            "hunks": [hunk.document() for hunk in self.hunks],
+            "failures": list(self.failures),
+            "parked": list(self.parked),
+        }
+
+
+def read_data(document: Any) -> IntegrityData:
+    return IntegrityData(
+        summary_line=document["summary_line"],
+        listed=document["listed"],
+        eligible=document["eligible"],
+        inspected=document["inspected"],
+        unread=document["unread"],
+        tagged=dict(document["tagged"]),
+        languages_unlisted=tuple(document["languages_unlisted"]),
+        hunks=tuple(
+            HunkRead(
+                id=item["id"],
+                path=item["path"],
+                header=item["header"],
+                tags=tuple(item["tags"]),
+                failing=item["failing"],
+                excerpt=item["excerpt"],
+            )
+            for item in document["hunks"]
+        ),
+        failures=tuple(document["failures"]),
+        parked=tuple(document["parked"]),
+    )
+
+
+_COUNT = {"type": "integer", "minimum": 0}
+_TEXTS = {"type": "array", "items": {"type": "string"}}
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        "summary_line",
+        "listed",
+        "eligible",
+        "inspected",
+        "unread",
+        "tagged",
+        "languages_unlisted",
+        "hunks",
+        "failures",
+        "parked",
+    ],
+    "properties": {
+        "summary_line": {"type": "string"},
+        "listed": _COUNT,
+        "eligible": _COUNT,
+        "inspected": _COUNT,
+        "unread": _COUNT,
+        "tagged": {
+            "type": "object",
+            "propertyNames": {"pattern": "^RH-[0-9]{1,2}[?]?$"},
+            "additionalProperties": _COUNT,
+        },
+        "languages_unlisted": _TEXTS,
+        "hunks": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "path", "header", "tags", "failing", "excerpt"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "path": {"type": "string"},
+                    "header": {"type": "string"},
+                    "tags": {"type": "array", "items": {"type": "string", "pattern": "^RH-(1[0-5]|[1-9])[?]?$"}},
+                    "failing": {"type": "boolean"},
+                    "excerpt": {"type": "string"},
+                },
+            },
+        },
+        "failures": _TEXTS,
+        "parked": _TEXTS,
+    },
+}
+
+
+def gather(facts: Facts, settings: Settings, effects: Effects) -> IntegrityFacts:
+    if facts.change is None:
+        reason = "no base was given, so there is no change whose gate edits to inventory"
+        return IntegrityFacts(survey=None, problem=reason, no_change=True)
+    try:
+        return IntegrityFacts(survey=survey(effects.checkout(), facts.change, default_idioms(), DEFAULT_READ_CAP))
+    except EvidenceGateError as error:
+        return IntegrityFacts(survey=None, problem=f"the inventory could not run: {error.one_line()}")
+
+
+def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
+    found = facts.survey
+    if found is None:
+        reason = facts.problem or "the inventory did not run"
+        verdict = GateVerdict.NOT_APPLICABLE if facts.no_change else GateVerdict.UNAVAILABLE
+        return GateResult(id=ID, title=TITLE, verdict=verdict, headline=reason)
+    summary, inventory = found.summary, found.inventory
+    fail_on = set(settings.fail_on_tags)
+    read = eligible(inventory)[: summary.inspected]
+
+    def failing(hunk: TaggedHunk) -> bool:
+        return bool(hunk.unjustified) or "RH-14" in hunk.tags or bool(fail_on & {tag.rstrip("?") for tag in hunk.tags})
+
+    failures = [
+        *found.frozen.failures,
+        *(
+            f"{hunk.path}:{line}: a suppression or coverage exclusion added without a reason on its line"
+            for hunk in inventory.hunks
+            for line in hunk.unjustified
+        ),
+        *(
+            f"{hunk.path} {hunk.header}: {', '.join(sorted(fail_on & set(hunk.tags)))} (fail-on-tags)"
+            for hunk in inventory.hunks
+            if fail_on & set(hunk.tags)
+        ),
+    ]
+    tagged = [hunk for hunk in read if hunk.tags]
+    record = found.frozen.record
+    data = IntegrityData(
+        summary_line=summary.line("the ledger"),
+        listed=summary.listed,
+        eligible=summary.eligible,
+        inspected=summary.inspected,
+        unread=summary.unread,
+        tagged=summary.tagged,
+        languages_unlisted=summary.languages_unlisted,
+        hunks=tuple(_read(index, hunk, failing(hunk)) for index, hunk in enumerate(read) if hunk.tags),
+        failures=tuple(failures),
+        parked=tuple(f"{item.criterion}: {item.why}" for item in (record.parked if record else ())),
+    )
+    return GateResult(
+        id=ID,
+        title=TITLE,
+        verdict=GateVerdict.FAIL if failures else GateVerdict.PASS,
+        headline=_headline(data),
+        details=(
+            *failures,
+            *([f"no idioms for: {', '.join(data.languages_unlisted)}"] if data.languages_unlisted else []),
+        ),
+        annotations=tuple(
+            Annotation(
+                path=hunk.path,
+                line=first_line(hunk),
+                end_line=first_line(hunk),
+                level="failure" if failing(hunk) else "warning",
+                message=f"{hunk.header}: a gate edit to read: "
+                + ", ".join(TAG_NAMES[t.rstrip("?")] for t in hunk.tags),
+                title=", ".join(hunk.tags),
+            )
+            for hunk in tagged
+            if failing(hunk) or any(not tag.endswith("?") for tag in hunk.tags)  # an unresolved tag is listed only
+        ),
+        data=data,
+    )
+
+
+def _headline(data: IntegrityData) -> str:
+    if data.failures:
+        more = f" (and {plural(len(data.failures) - 1, 'more failure')})" if len(data.failures) > 1 else ""
+        return data.failures[0] + more
+    partial = f"; gate edits: partial ({data.inspected:,} of {data.eligible:,} eligible read)" if data.partial else ""
+    if not data.listed:
+        return "no gate edit"
+    if not data.tagged:
+        return f"{plural(data.listed, 'gate edit')}, none relaxes a gate{partial}"
+    tags = ", ".join(
+        f"{tag} \N{MULTIPLICATION SIGN}{count}" if count > 1 else tag for tag, count in data.tagged.items()
+    )
+    return f"{plural(data.listed, 'gate edit')}; tagged for review: {tags}{partial}"
+
+
+def _names(tags: tuple[str, ...]) -> str:
+    return ", ".join(TAG_NAMES[tag.rstrip("?")] for tag in tags)
+
+
+def _read(index: int, hunk: TaggedHunk, failing: bool) -> HunkRead:
+    lines = [*(f"-{line.text}" for line in hunk.removed), *(f"+{line.text}" for line in hunk.added)]
+    cut = f"\n… {len(lines) - EXCERPT_LINES} more lines" if len(lines) > EXCERPT_LINES else ""
+    return HunkRead(
+        id=hunk_id(index),
+        path=hunk.path,
+        header=hunk.header,
+        tags=hunk.tags,
+        failing=failing,
+        excerpt="\n".join(lines[:EXCERPT_LINES]) + cut,
+    )
+
+
+GATE: Gate[IntegrityFacts] = Gate(
+    id=ID,
+    title=TITLE,
+    gather=gather,
+    judge=judge,
+    data=DataType(schema=DATA_SCHEMA, read=read_data),
+)
