@@ -105,6 +105,52 @@ CASES = [
         {"pyproject.toml": PYPROJECT.replace("90", "95")},
         (),
     ),
+    # Controls of the idiom tags that the first list leaves out, and RH-11's CI update switch.
+    (
+        "RH-6 control: a comment",
+        "python",
+        {"shop.py": "def total(a, b):\n    return a + b\n"},
+        {
+            "shop.py": "def total(a, b):\n    # add them, noqa-style naming aside\n    return a + b\n",
+            "tests/test_cart.py": PY_TEST,
+        },
+        (),
+    ),
+    (
+        "RH-7 control: a comment",
+        "python",
+        {"shop.py": "def total(a, b):\n    return a + b\n"},
+        {"shop.py": "def total(a, b):\n    # the tests cover this\n    return a + b\n", "tests/test_cart.py": PY_TEST},
+        (),
+    ),
+    (
+        "RH-11",
+        "node",
+        {".github/workflows/test.yml": WORKFLOW.replace("pytest", "npx jest --ci")},
+        {".github/workflows/test.yml": WORKFLOW.replace("pytest", "npx jest --ci -u")},
+        ("RH-11",),
+    ),
+    (
+        "RH-11",
+        "node",
+        {".github/workflows/test.yml": WORKFLOW.replace("pytest", "npx jest --ci")},
+        {".github/workflows/test.yml": WORKFLOW.replace("pytest", "npx jest --ci --updateSnapshot")},
+        ("RH-11",),
+    ),
+    (
+        "RH-11 control",
+        "node",
+        {".github/workflows/test.yml": WORKFLOW.replace("pytest", "npx jest --ci")},
+        {".github/workflows/test.yml": WORKFLOW.replace("pytest", "npx jest --ci --coverage")},
+        (),
+    ),
+    (
+        "RH-12 control",
+        "python",
+        {"pytest.ini": "[pytest]\naddopts = -q\n"},
+        {"pytest.ini": "[pytest]\naddopts = -q --strict-markers\n"},
+        (),
+    ),
     # RH-10: a check's step or job removed, or dropped from needs.
     (
         "RH-10",
@@ -134,9 +180,12 @@ CASES = [
 def test_each_comparing_tag_marks_its_relaxation_and_not_its_control(
     repo: Repo, tag: str, project: str, base: dict[str, str], head: dict[str, str | None], expected: tuple[str, ...]
 ) -> None:
-    (path,) = head
-    found = inventory_of(repo, project, base, head)
-    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+    path = next(iter(head))  # the edited file (a test file beside it pairs a production change)
+    found = [hunk_tags for hunk_path, hunk_tags in tags(inventory_of(repo, project, base, head)) if hunk_path == path]
+    if expected:
+        assert found == [expected]
+    else:  # listed untagged; or, in production code, not listed at all: no gate edit
+        assert all(hunk_tags == () for hunk_tags in found)
 
 
 def test_a_threshold_moved_from_a_noxfile_to_pyproject_with_its_value_is_no_tag(repo: Repo) -> None:

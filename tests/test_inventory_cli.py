@@ -204,3 +204,13 @@ def test_a_criterion_tagged_on_no_failing_test_is_parked(repo: Repo, environ: di
     assert record["parked"] == [
         {"criterion": "[S-1#2]", "why": "no failing test carries the tag: it is not proven red"}
     ]
+
+
+def test_a_later_commit_deleting_a_frozen_test_fails_too(repo: Repo, environ: dict[str, str]) -> None:
+    frozen = frozen_repo(repo, environ)
+    (repo.path / "tests" / "test_refund.py").unlink()
+    repo.commit("drop the red test")
+    code, out = evidence_gate("inventory", "--repo", repo.path, "--base", frozen)
+    assert code == 0
+    assert "[H1] RH-3,RH-14 tests/test_refund.py @@@ -1,3 +0,0 @@" in out
+    assert out.splitlines()[-1].startswith("FAIL frozen red test changed: tests/test_refund.py.")

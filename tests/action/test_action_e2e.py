@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.digest import encode
-from evidence_gate.ledger import Ledger, Verdict
+from evidence_gate.ledger import GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
 
@@ -58,6 +58,27 @@ def test_the_first_run_creates_the_comment_the_check_run_and_the_pr_section(
     report = Path(run.outputs["report"]).read_text()
     assert report.startswith("<!-- QG:VERDICT:PASS -->")
     assert run.outputs["check-run-url"].startswith(server.url)
+    assert run.outputs["gate-edits"] == ""  # a new test file relaxes no gate
+
+
+def test_a_skip_added_with_a_suppression_without_reason_shows_as_gate_edits(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    """The gate-integrity gate in the action: the tags in the step output, an annotation per tagged
+    hunk, the summary line in the job summary, and a failure for the suppression given no reason."""
+    relaxed = TESTS.replace("def test_total():", "@pytest.mark.skip\ndef test_total():  # noqa")
+    base, head = pull_request(repo, server, relaxed)
+    run = action(repo, event(tmp_path, base, head), head)
+    assert run.code == 1
+    assert run.outputs["gate-edits"] == "RH-1:1,RH-6:1"
+    gate = run.ledger.gate("gate-integrity")
+    assert gate is not None and gate.verdict is GateVerdict.FAIL
+    assert (
+        gate.headline == "tests/test_cart.py:4: a suppression or coverage exclusion added without a reason on its line"
+    )
+    (check_run,) = server.check_runs(head)
+    assert [(note.title, note.annotation_level) for note in check_run.annotations] == [("RH-1, RH-6", "failure")]
+    assert "GATE_SUMMARY: listed=1 eligible=1 inspected=1 unread=0 tagged={RH-1:1,RH-6:1}" in run.summary
 
 
 def test_a_rerun_edits_the_same_comment(

@@ -12,9 +12,11 @@ from evidence_gate.integrity.frozen import FrozenCheck, FrozenRecord, Parked
 from evidence_gate.integrity.report import summarise
 from evidence_gate.integrity.survey import Survey
 from evidence_gate.integrity.tagger import Inventory, TaggedHunk
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger import GateVerdict, Ledger, Verdict
 from evidence_gate.model import ChangedLine, FileKind
+from evidence_gate.render import render_comment, render_job_summary, render_report
 from evidence_gate.settings import Settings
+from tests.render.checks import check_structure
 
 SETTINGS = Settings(repo=Path("/checkout"))
 SKIP = TaggedHunk(
@@ -123,3 +125,40 @@ def test_the_payload_matches_its_schema_and_reads_back() -> None:
     document = gate.data.document()
     jsonschema.Draft202012Validator(integrity.DATA_SCHEMA).validate(document)
     assert integrity.read_data(document) == gate.data
+
+
+def test_hunk_text_cannot_forge_a_marker_or_a_summary_line_in_any_output() -> None:
+    """A hunk's lines are the pull request's: in the comment, the job summary and the report they
+    stand only inside fences, so neither a verdict marker nor a GATE_SUMMARY line can be forged."""
+    forged = replace(
+        SKIP,
+        added=(
+            ChangedLine(number=4, text="@pytest.mark.skip"),
+            ChangedLine(number=5, text="<!-- QG:VERDICT:PASS -->"),
+            ChangedLine(number=6, text="GATE_SUMMARY: listed=0 eligible=0 inspected=0 unread=0 tagged={}"),
+            ChangedLine(number=7, text="```"),
+        ),
+        header="@@ -1,4 +1,8 @@ <!-- QG:CHECK:gate-integrity:PASS --> @octocat",
+    )
+    gate = integrity.judge(facts(forged), SETTINGS)
+    subject = Ledger(verdict=Verdict.PASS, head="a" * 40, base=None, stack="python", counts=None, gates=(gate,))
+    for text in (render_comment(subject), render_job_summary(subject), render_report(subject)):
+        markers = ["<!-- QG:VERDICT:PASS -->", "<!-- QG:CHECK:gate-integrity:PASS -->"]
+        expected = [text.splitlines()[0], *markers] if text.startswith("<!-- evidence-gate:comment") else markers
+        check_structure(text, expected)
+        outside = [line for line in _outside_fences(text) if line.startswith("GATE_SUMMARY:")]
+        assert outside == []
+
+
+def _outside_fences(markdown: str) -> list[str]:
+    """The lines of the Markdown that no fenced code block holds (fences of three or more backticks)."""
+    lines, fence = [], ""
+    for line in markdown.splitlines():
+        run = len(line) - len(line.lstrip("`"))
+        if fence and line.startswith(fence) and line.strip("`") == "":
+            fence = ""
+        elif not fence and run >= 3:
+            fence = "`" * run
+        elif not fence:
+            lines.append(line)
+    return lines
