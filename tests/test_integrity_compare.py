@@ -300,6 +300,8 @@ XCTEST = (
     "final class CartTests: XCTestCase {\n    func testTotal() throws {\n        XCTAssertEqual(1 + 1, 2)\n    }\n}\n"
 )
 LANGUAGES = {
+    "node": {"package.json": '{"name": "shop", "main": "index.js"}\n'},
+    "go": {"go.mod": "module example.com/shop\n\ngo 1.22\n"},
     "jvm": {"pom.xml": "<project/>\n"},
     "ruby": {"Gemfile": "source 'https://rubygems.org'\n"},
     "php": {"composer.json": "{}\n"},
@@ -322,6 +324,14 @@ MORE = [
         ("RH-5",),
     ),
     ("ruby", "spec/cart_spec.rb", RSPEC, RSPEC.replace("  it 'totals'", "  xit 'totals'"), ("RH-1",)),
+    (
+        "node",
+        "cart.test.js",
+        JS_TEST,
+        JS_TEST.replace("it('totals', () => {", "it('totals', { skip: true }, () => {"),
+        ("RH-1",),
+    ),
+    ("go", "cart_test.go", GO_TEST, "//go:build slow\n\n" + GO_TEST, ("RH-1",)),
     ("ruby", "spec/cart_spec.rb", RSPEC, RSPEC.replace("  it 'totals'", "  fit 'totals'"), ("RH-2",)),
     (
         "php",
