@@ -161,15 +161,22 @@ def test_the_exit_marker_follows_a_rendered_slot_intact(tmp_path: Path) -> None:
 GO_MAIN = 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hi") }\n'
 
 
-def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str) -> CliResult:
-    """Run the go adapter's build command for real on a module, and judge its log as a build claim."""
-    project = write_tree(tmp_path / "project", {"go.mod": "module example.com/hello\n\ngo 1.19\n", "main.go": main_go})
-    command = command_for(default_table(), "go", "build", project)
-    env = {**os.environ, "HOME": str(tmp_path), "GOCACHE": str(tmp_path / "cache")}
-    run = subprocess.run(["sh", "-c", command], cwd=project, env=env, capture_output=True, text=True, check=True)
+def build_claim(
+    tmp_path: Path, cli: Callable[..., CliResult], stack: str, files: dict[str, str], env: dict[str, str]
+) -> CliResult:
+    """Run a stack's build command for real on a project, and judge its log as a build claim."""
+    project = write_tree(tmp_path / "project", files)
+    command = command_for(default_table(), stack, "build", project)
+    environ = {**os.environ, "HOME": str(tmp_path), **env}
+    run = subprocess.run(["sh", "-c", command], cwd=project, env=environ, capture_output=True, text=True, check=True)
     log = tmp_path / "build.log"
     log.write_text(run.stdout, encoding="utf-8")
-    return cli("evidence", "--claim", "build", "--stack", "go", log)
+    return cli("evidence", "--claim", "build", "--stack", stack, log)
+
+
+def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str) -> CliResult:
+    files = {"go.mod": "module example.com/hello\n\ngo 1.19\n", "main.go": main_go}
+    return build_claim(tmp_path, cli, "go", files, {"GOCACHE": str(tmp_path / "cache")})
 
 
 @pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
@@ -187,15 +194,9 @@ def test_a_failing_go_build_fails_the_build_claim(tmp_path: Path, cli: Callable[
 
 
 def npm_build_claim(tmp_path: Path, cli: Callable[..., CliResult], build: str) -> CliResult:
-    """Run a Node package's build script as the adapter's command runs it, and judge its log."""
     package = {"name": "shop", "version": "1.0.0", "main": "index.js", "scripts": {"build": build}}
-    project = write_tree(tmp_path / "project", {"package.json": json.dumps(package)})
-    command = command_for(default_table(), "backend-node", "build", project)
-    env = {**os.environ, "HOME": str(tmp_path), "npm_config_cache": str(tmp_path / "npm-cache")}
-    run = subprocess.run(["sh", "-c", command], cwd=project, env=env, capture_output=True, text=True, check=True)
-    log = tmp_path / "build.log"
-    log.write_text(run.stdout, encoding="utf-8")
-    return cli("evidence", "--claim", "build", "--stack", "backend-node", log)
+    files = {"package.json": json.dumps(package)}
+    return build_claim(tmp_path, cli, "backend-node", files, {"npm_config_cache": str(tmp_path / "npm-cache")})
 
 
 @pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
