@@ -13,8 +13,12 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.cli import main
+from evidence_gate.ledger import GateVerdict
+from evidence_gate.model import PullRequest
+from evidence_gate.render import render_comment
+from evidence_gate.settings import Settings
 
-from .conftest import Repo, local_environment
+from .conftest import Repo, judge_repo, local_environment
 from .test_integrity_tagger import PY_TEST, WORKFLOW
 
 PYPROJECT = "[project]\nname = 'shop'\n"
@@ -214,3 +218,32 @@ def test_a_later_commit_deleting_a_frozen_test_fails_too(repo: Repo, environ: di
     assert code == 0
     assert "[H1] RH-3,RH-14 tests/test_refund.py @@@ -1,3 +0,0 @@" in out
     assert out.splitlines()[-1].startswith("FAIL frozen red test changed: tests/test_refund.py.")
+
+
+def test_a_parked_criterion_is_shown_as_parked_never_as_proven(repo: Repo) -> None:
+    """The freeze could not prove [S-1#2] red: a passing test carrying it later does not make it proven."""
+    first = repo.commit("tests", {"pyproject.toml": PYPROJECT, "tests/test_refund.py": RED})
+    record = {
+        "version": 1,
+        "frozen": ["tests/test_refund.py"],
+        "commit": first,
+        "parked": [{"criterion": "[S-1#2]", "why": "no failing test carries the tag: it is not proven red"}],
+    }
+    repo.commit("freeze", {".evidence-gate/red-tests.json": json.dumps(record)})
+    report = repo.path / "build" / "junit.xml"
+    report.parent.mkdir()
+    report.write_text(
+        '<testsuite name="pytest" tests="2"><testcase classname="t" name="test_a[S-1#1]"/>'
+        '<testcase classname="t" name="test_b[S-1#2]"/></testsuite>\n',
+        encoding="utf-8",
+    )
+    body = "## Acceptance criteria\n- [ ] refunds are logged\n- [ ] refunds are mailed\n"
+    pull = PullRequest(number=1, base_sha="HEAD", head_sha="HEAD", body=body)
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/*.xml",), story="S-1"), pull_request=pull, in_ci=True)
+    gate = ledger.gate("criteria")
+    assert gate is not None
+    assert (gate.verdict, gate.headline) == (GateVerdict.FAIL, "1 of 2 acceptance criteria proven by passing tests")
+    assert "parked: [S-1#2] refunds are mailed: parked by the freeze: no failing test carries the tag" in " ".join(
+        gate.details
+    )
+    assert "⏸ parked" in render_comment(ledger)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -19,6 +19,7 @@ from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Gate
+from evidence_gate.integrity.frozen import RECORD, parse_record
 from evidence_gate.ledger import GateResult, GateVerdict
 from evidence_gate.model import TestSummary
 from evidence_gate.settings import Settings
@@ -36,6 +37,7 @@ class CriterionStatus(StrEnum):
     GREEN = "green"
     RED = "red"
     MISSING = "missing"
+    PARKED = "parked"  # the freeze could not prove it red: shown as parked, never as proven
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,6 +155,7 @@ class CriteriaFacts:
     case_reports: int = 0
     tagged: Mapping[str, TagTally] = field(default_factory=dict)
     sources: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    parked: Mapping[str, str] = field(default_factory=dict)  # tag -> why the freeze record parks it
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -235,7 +238,19 @@ def gather(facts: Facts, settings: Settings, effects: Effects) -> CriteriaFacts:
         case_reports=facts.cases.reports,
         tagged=facts.cases.tagged,
         sources=tagged_sources(story, criteria, effects.git, facts.classifier) if ready and story else {},
+        parked=_parked(effects, facts.head) if ready else {},
     )
+
+
+def _parked(effects: Effects, head: str | None) -> dict[str, str]:
+    """The criteria the head's freeze record parks; none without one, or with one that cannot be read
+    (the gate-integrity gate says so)."""
+    data = effects.git.file_at(head, RECORD) if effects.git and head else None
+    try:
+        record = parse_record(data, str(RECORD)) if data is not None else None
+    except UsageError:
+        return {}
+    return {item.criterion: item.why for item in record.parked} if record else {}
 
 
 def judge(facts: CriteriaFacts, settings: Settings) -> GateResult:
@@ -263,7 +278,12 @@ def judge_criteria(facts: CriteriaFacts) -> GateResult:
         return result(GateVerdict.UNAVAILABLE, f"{listed}, but no `story` is set to tag tests with [story#n]")
     if not facts.case_reports:
         return result(GateVerdict.UNAVAILABLE, f"{listed}, but no report names test cases (a JUnit XML report does)")
-    results = from_reports(facts.story, criteria, facts.tagged, facts.sources)
+    results = tuple(
+        replace(item, status=CriterionStatus.PARKED, reason=f"parked by the freeze: {facts.parked[item.tag]}")
+        if item.tag in facts.parked
+        else item
+        for item in from_reports(facts.story, criteria, facts.tagged, facts.sources)
+    )
     green = sum(1 for item in results if item.status is CriterionStatus.GREEN)
     return result(
         GateVerdict.PASS if green == len(results) else GateVerdict.FAIL,
