@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.errors import GitError, UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
+from evidence_gate.patch import parse_patch
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 
@@ -94,6 +96,31 @@ def test_hunks_hold_the_real_added_and_removed_lines_with_their_numbers(repo: Re
     # The header's span counts context lines; the added/removed lists never do.
     assert (first.old_start, first.old_lines, first.new_start, first.new_lines) == (2, 7, 2, 7)
     assert len(first.added) == len(first.removed) == 1
+
+
+def test_body_lines_that_look_like_patch_headers_are_read_as_lines(repo: Repo) -> None:
+    """A removed SQL comment `-- x` is `--- x` in the patch, an added `++ y` is `+++ y`; lines that
+    read `diff --git`, `@@ -1 +1 @@` or `\\ No newline` are content too: hunks are read by their count."""
+    old = ["-- the schema", "select 1;", "keep", "@@ -1 +1 @@ old"]
+    new = ["++ counter", "select 2;", "keep", "diff --git a/x b/x", "@@ -1 +1 @@ new", "\\ No newline here"]
+    base = repo.commit("base", {"schema.sql": "\n".join(old) + "\n", "other.sql": "a\n"})
+    repo.commit("head", {"schema.sql": "\n".join(new), "other.sql": "a\nb\n"})
+
+    files = by_path(changes(repo, base))
+    removed = files["schema.sql"].removed_lines
+    assert [line.text for line in removed] == ["-- the schema", "select 1;", "@@ -1 +1 @@ old"]
+    assert [line.text for line in files["schema.sql"].added_lines] == new[:2] + new[3:]
+    assert [line.number for line in files["schema.sql"].added_lines] == [1, 2, 4, 5, 6]
+    assert [line.text for line in files["other.sql"].added_lines] == ["b"]
+
+
+def test_a_removed_final_line_without_newline_and_crlf_lines_keep_their_text(repo: Repo) -> None:
+    base = repo.commit("base", {"a.txt": "one\ntwo", "b.txt": "x\r\ny\r\n"})
+    repo.commit("head", {"a.txt": "one\n2\n", "b.txt": "x\r\nz\r\n"})
+    files = by_path(changes(repo, base))
+    assert [(line.number, line.text) for line in files["a.txt"].removed_lines] == [(2, "two")]
+    assert [(line.number, line.text) for line in files["a.txt"].added_lines] == [(2, "2")]
+    assert [line.text for line in files["b.txt"].added_lines] == ["z\r"]
 
 
 @pytest.mark.parametrize(
@@ -279,3 +306,18 @@ def test_an_empty_repository_is_a_one_line_error(repo: Repo, cli: Callable[..., 
     result = cli("changes", "--repo", repo.path, "--base", "main")
     assert result.code == 2
     assert result.err.startswith("evidence-gate: error: cannot resolve base 'main'")
+
+
+@pytest.mark.parametrize(
+    ("patch", "why"),
+    [
+        (b"index 1..2\n", "a `diff --git` line was expected"),
+        (b"diff --git a/x b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n", "the hunk ends before the lines its header counts"),
+        (b"diff --git a/x b/x\n@@ -1 +1 @@\n-a\n*b\n", "a hunk line starts with none of ' ', '+', '-'"),
+        (b"diff --git a/x b/x\n@@ -1 +1 @@\n+a\n+b\n", "the hunk holds more lines than its header counts"),
+        (b"diff --git a/x b/x\n@@ -one +1 @@\n", "the hunk header is malformed"),
+    ],
+)
+def test_a_patch_git_did_not_write_is_refused_with_its_line(patch: bytes, why: str) -> None:
+    with pytest.raises(GitError, match=re.escape(why)):
+        parse_patch(patch)

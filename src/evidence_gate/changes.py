@@ -1,9 +1,9 @@
 """The diff model every check shares: which files a change touched, what kind each is, and the
 exact lines it added and removed.
 
-File names and statuses come from `git diff --raw -z` (exact bytes); hunks come from the patch,
-parsed by unidiff. Git writes both in the same order, one patch section per raw entry, so the two
-are paired by position and checked to agree.
+File names and statuses come from `git diff --raw -z` (exact bytes); hunks come from the patch of
+the same run of git (patch.py). Git writes both in the same order, one patch section per raw entry,
+so the two are paired by position and checked to agree.
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from unidiff.errors import UnidiffParseError
-from unidiff.patch import Hunk as UnidiffHunk
-from unidiff.patch import PatchSet
-
 from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git, RawEntry
-from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk, StackMatch
+from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus, StackMatch
+from evidence_gate.patch import parse_patch
 from evidence_gate.stacks.table import Adapter, AdapterTable
 
 _STATUS = {
@@ -79,17 +76,13 @@ def collect_changes(git: Git, base: str, head: str, classifier: PathClassifier) 
         head_sha = git.resolve_commit(head, "head")
         merge_base = git.merge_base(base_sha, head_sha)
         new = head_sha
-    raw = git.diff_raw(merge_base, new)
-    patch = git.diff_patch(merge_base, new)
+    raw, patch = git.diff(merge_base, new)
     files = _pair(raw, patch, classifier)
     return Change(base=base_sha, head=WORKTREE if head == WORKTREE else head_sha, merge_base=merge_base, files=files)
 
 
 def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tuple[ChangedFile, ...]:
-    try:
-        patched = list(PatchSet.from_string(patch.decode("utf-8", "surrogateescape")))
-    except UnidiffParseError as error:
-        raise GitError(f"cannot parse git's patch output ({error})") from error
+    patched = parse_patch(patch)
     # A type change (file <-> symlink) is one raw entry but two patch sections: a deletion, then an
     # addition. Every other entry is one section.
     expected = sum(2 if entry.status == "T" else 1 for entry in raw)
@@ -108,40 +101,14 @@ def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tupl
                 old_path=entry.old_path,
                 status=status,
                 kind=classifier.kind(entry.path),
-                binary=any(part.is_binary_file for part in parts),
+                binary=any(part.binary for part in parts),
                 old_mode=None if entry.old_mode == "000000" else entry.old_mode,
                 new_mode=None if entry.new_mode == "000000" else entry.new_mode,
                 similarity=entry.score if status in (FileStatus.RENAMED, FileStatus.COPIED) else None,
-                hunks=tuple(_hunk(hunk) for part in parts for hunk in part),
+                hunks=tuple(hunk for part in parts for hunk in part.hunks),
             )
         )
     return tuple(files)
-
-
-def _hunk(hunk: UnidiffHunk) -> Hunk:
-    return Hunk(
-        old_start=hunk.source_start,
-        old_lines=hunk.source_length,
-        new_start=hunk.target_start,
-        new_lines=hunk.target_length,
-        section=_text(hunk.section_header),
-        added=tuple(
-            ChangedLine(number=line.target_line_no, text=_text(line.value))
-            for line in hunk
-            if line.is_added and line.target_line_no is not None
-        ),
-        removed=tuple(
-            ChangedLine(number=line.source_line_no, text=_text(line.value))
-            for line in hunk
-            if line.is_removed and line.source_line_no is not None
-        ),
-    )
-
-
-def _text(value: str) -> str:
-    """Line content as valid Unicode: bytes that are not UTF-8 become U+FFFD."""
-    text = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return text[:-1] if text.endswith("\n") else text
 
 
 def _relative(path: str, root: str) -> str:

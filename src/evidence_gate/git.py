@@ -249,12 +249,10 @@ class Git:
         text = result.stdout.decode().strip()
         return float(text) if result.returncode == 0 and text.isdigit() else None
 
-    def diff_raw(self, old: str, new: str) -> list[RawEntry]:
-        output = self._run(["diff", "--raw", "-z", *_DIFF_OPTIONS, old, new, "--"]).stdout
+    def diff(self, old: str, new: str) -> tuple[list[RawEntry], bytes]:
+        """The change from `old` to `new` in one run of git: its raw entries (exact names) and its patch."""
+        output = self._run(["diff", "--raw", "-z", "--patch", *_DIFF_OPTIONS, old, new, "--"]).stdout
         return parse_raw(output)
-
-    def diff_patch(self, old: str, new: str) -> bytes:
-        return self._run(["diff", "--patch", *_DIFF_OPTIONS, old, new, "--"]).stdout
 
     @contextlib.contextmanager
     def worktree(self, commit: str) -> Iterator[Path]:
@@ -294,22 +292,18 @@ def _batches(pathspecs: list[str]) -> list[list[str]]:
     return batches
 
 
-def parse_raw(output: bytes) -> list[RawEntry]:
-    """Parse `git diff --raw -z`: `:modes blobs status NUL path NUL [path NUL]` per entry."""
-    fields = output.split(b"\0")
+def parse_raw(output: bytes) -> tuple[list[RawEntry], bytes]:
+    """Parse `git diff --raw -z [--patch]`: `:modes blobs status NUL path NUL [path NUL]` per entry;
+    with a patch, an empty field ends the entries and the patch follows it."""
+    fields = _Fields(output)
     entries: list[RawEntry] = []
-    index = 0
-    while index < len(fields) and fields[index]:
-        meta = fields[index].decode("ascii").lstrip(":").split(" ")
+    while fields.more():
+        meta = fields.next().decode("ascii", "replace").lstrip(":").split(" ")
+        if len(meta) < 5 or not meta[4]:
+            raise GitError("cannot parse git's raw diff output")
         old_mode, new_mode, old_blob, new_blob, status = meta[:5]
         letter = status[0]
-        score = int(status[1:]) if len(status) > 1 else None
-        if letter in "RC":
-            old_path, path = os.fsdecode(fields[index + 1]), os.fsdecode(fields[index + 2])
-            index += 3
-        else:
-            old_path, path = None, os.fsdecode(fields[index + 1])
-            index += 2
+        old_path = os.fsdecode(fields.next()) if letter in "RC" else None
         entries.append(
             RawEntry(
                 old_mode=old_mode,
@@ -317,12 +311,32 @@ def parse_raw(output: bytes) -> list[RawEntry]:
                 old_blob=old_blob,
                 new_blob=new_blob,
                 status=letter,
-                score=score,
-                path=path,
+                score=int(status[1:]) if status[1:].isdigit() else None,
+                path=os.fsdecode(fields.next()),
                 old_path=old_path,
             )
         )
-    return entries
+    return entries, fields.rest()
+
+
+class _Fields:
+    """NUL-terminated fields read one by one, so what follows them (the patch) is never split."""
+
+    def __init__(self, output: bytes) -> None:
+        self._output, self._position = output, 0
+
+    def more(self) -> bool:
+        return self._position < len(self._output) and self._output[self._position] != 0
+
+    def next(self) -> bytes:
+        end = self._output.find(b"\0", self._position)
+        if end < 0:
+            raise GitError("cannot parse git's raw diff output (a field is not terminated)")
+        field, self._position = self._output[self._position : end], end + 1
+        return field
+
+    def rest(self) -> bytes:
+        return self._output[self._position + 1 :]
 
 
 def _first_line(stderr: bytes) -> str:
