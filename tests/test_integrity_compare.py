@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from evidence_gate.model import FileKind
+
 from .conftest import Repo
 from .test_integrity_tagger import GO_TEST, JS_TEST, PY_TEST, WORKFLOW, inventory_between, inventory_of, tags
 
@@ -277,6 +279,15 @@ def test_a_suppression_without_a_reason_on_its_line_is_unjustified(repo: Repo, l
     head = {"shop.py": f"def total(a, b):\n    {line}\n    return a + b\n", "tests/test_cart.py": PY_TEST + "\n"}
     (hunk,) = [hunk for hunk in inventory_of(repo, "python", base, head).hunks if hunk.path == "shop.py"]
     assert hunk.unjustified == (() if justified else (2,))
+
+
+def test_only_the_suppressions_a_hunk_is_tagged_for_are_audited(repo: Repo) -> None:
+    """RH-6 is not looked for in CI files: a shellcheck directive in a CI script is neither tagged nor audited."""
+    script = "#!/bin/sh\n# shellcheck disable=SC2086\npytest $ARGS\n"
+    found = inventory_of(repo, "python", {}, {".buildkite/run-tests.sh": script})
+    assert [(hunk.path, hunk.kind, hunk.tags, hunk.unjustified) for hunk in found.hunks] == [
+        (".buildkite/run-tests.sh", FileKind.CI, (), ())
+    ]
 
 
 def test_eslint_and_nolint_reasons_are_read_in_their_own_syntax(repo: Repo) -> None:

@@ -47,12 +47,12 @@ def assertions_lost(removed: Sequence[str], added: Sequence[str], language: str 
 
 def expectation_changed(removed: Sequence[str], added: Sequence[str], language: str | None, idioms: Idioms) -> bool:
     """RH-5: an assertion whose shape is kept and whose literals (the expected value) are not."""
-    assertions = of_language(idioms.assertions, language)
-    shapes = {_shape(line): line.strip() for line in added if any(p.search(line) for p in assertions)}
-    return any(
-        _shape(line) in shapes and shapes[_shape(line)] != line.strip()
-        for line in removed
-        if any(p.search(line) for p in assertions)
+    assertion = union_of(of_language(idioms.assertions, language))
+    if assertion is None:
+        return False
+    shapes = {_shape(line): line.strip() for line in added if assertion.search(line)}
+    return bool(shapes) and any(
+        shapes.get(_shape(line), line.strip()) != line.strip() for line in removed if assertion.search(line)
     )
 
 

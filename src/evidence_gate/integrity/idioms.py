@@ -11,7 +11,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import PurePosixPath
 from typing import Any
 
 import jsonschema
@@ -95,7 +94,7 @@ class Idioms:
         return union_of(tuple(threshold.pattern for threshold in self.thresholds))
 
     def language(self, path: str) -> str | None:
-        return _language(self.languages_key, PurePosixPath(path).name)
+        return _language(self.languages_key, path.rpartition("/")[2])
 
     @property
     def languages_key(self) -> tuple[tuple[str, tuple[str, ...]], ...]:

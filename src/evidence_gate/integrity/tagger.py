@@ -152,7 +152,7 @@ def _file_hunks(
                 tags=_ordered((*tags, *structural)),
                 added=hunk.added,
                 removed=hunk.removed,
-                unjustified=_unjustified(hunk, set(added), language, idioms),
+                unjustified=_unjustified(hunk, set(added), language, idioms.tags, tags),
             )
         )
     return tagged
@@ -190,15 +190,18 @@ def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: li
     )
 
 
-def _unjustified(hunk: Hunk, added: set[str], language: str | None, idioms: Idioms) -> tuple[int, ...]:
-    """The added suppressions and exclusions with no reason after them on their line."""
-    audited = [tag for tag in idioms.tags if tag.id in AUDITED]
+def _unjustified(
+    hunk: Hunk, added: set[str], language: str | None, idioms: tuple[TagIdioms, ...], tags: list[str]
+) -> tuple[int, ...]:
+    """The added suppressions and exclusions with no reason after them on their line (of the audited
+    tags the hunk carries)."""
+    audited = [tag for tag in idioms if tag.id in AUDITED and tag.id in tags]
     found = []
-    for line in hunk.added:
+    for line in hunk.added if audited else ():
         if line.text not in added:
             continue
         for tag in audited:
-            patterns = (*tag.added.get("any", ()), *(tag.added.get(language, ()) if language else ()))
+            patterns = tag.applicable(tag.added, language)
             match = next((m for pattern in patterns if (m := pattern.search(line.text))), None)
             if match is not None and not _REASON.search(_CODES.sub("", line.text[match.end() :].strip(), count=1)):
                 found.append(line.number)
@@ -219,11 +222,11 @@ class _Moved:
     stripped text the file also loses (and so the other way round), as often as it loses it."""
 
     def __init__(self, changed: ChangedFile) -> None:
-        removed = Counter(line.text.strip() for line in changed.removed_lines)
-        added = Counter(line.text.strip() for line in changed.added_lines)
-        both = removed.keys() & added.keys()
-        self._removed = Counter({text: removed[text] for text in both})
-        self._added = Counter({text: added[text] for text in both})
+        removed = [line.text.strip() for line in changed.removed_lines]
+        added = [line.text.strip() for line in changed.added_lines]
+        both = set(removed).intersection(added)
+        self._removed = Counter(text for text in removed if text in both) if both else Counter()
+        self._added = Counter(text for text in added if text in both) if both else Counter()
 
     def new(self, lines: tuple[ChangedLine, ...]) -> list[str]:
         return _unmatched(lines, self._removed)
