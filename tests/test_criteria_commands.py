@@ -8,7 +8,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -141,9 +141,11 @@ def test_the_commands_run_through_the_effects_passed_in_one_argument_vector_a_cr
     effects = effects_for(repo.path, local_environment())
     ran: list[list[str]] = []
 
-    def recording(argv: Sequence[str], cwd: Path, output: Path, timeout: float) -> CommandRun:
+    def recording(
+        argv: Sequence[str], cwd: Path, output: Path, timeout: float, *, extra: Mapping[str, str] | None = None
+    ) -> CommandRun:
         ran.append([*argv, str(cwd)])
-        return effects.commands(argv, cwd, output, timeout)
+        return effects.commands(argv, cwd, output, timeout, extra=extra)
 
     script = "import sys; print(sys.argv[1]); print('1 passed in 0.01s')"
     arguments = command_arguments(f"{shlex.join([sys.executable, '-c', script])} {{tagRegex}}")

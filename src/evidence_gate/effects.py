@@ -24,9 +24,12 @@ from evidence_gate.workspace import Workspace
 
 
 class CommandRunner(Protocol):
-    """Runs `argv` (no shell) in `cwd`, its output into the file `output`, for at most `timeout` seconds."""
+    """Runs `argv` (no shell) in `cwd`, its output into the file `output`, for at most `timeout` seconds,
+    with `extra` variables set over the run's environment."""
 
-    def __call__(self, argv: Sequence[str], cwd: Path, output: Path, timeout: float) -> CommandRun: ...
+    def __call__(
+        self, argv: Sequence[str], cwd: Path, output: Path, timeout: float, *, extra: Mapping[str, str] | None = None
+    ) -> CommandRun: ...
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,8 +9,12 @@ Output goes to a file, so a long run is read in bounded memory like any log.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shlex
+import signal
 import subprocess
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +27,13 @@ from evidence_gate.github.context import load_context
 @dataclass(frozen=True, kw_only=True)
 class CommandRun:
     command: str
-    exit_code: int
+    exit_code: int  # 124 when it timed out
     output: Path
+    seconds: float = 0.0  # its wall time
+
+    @property
+    def timed_out(self) -> bool:
+        return self.exit_code == 124
 
 
 def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
@@ -43,29 +52,48 @@ def refuse_untrusted_head(environ: Mapping[str, str]) -> None:
 
 
 def run_command(
-    argv: Sequence[str], cwd: Path, output: Path, timeout: float, *, environ: Mapping[str, str]
+    argv: Sequence[str],
+    cwd: Path,
+    output: Path,
+    timeout: float,
+    *,
+    environ: Mapping[str, str],
+    extra: Mapping[str, str] | None = None,
 ) -> CommandRun:
     """Run the program `argv[0]` with the arguments `argv[1:]` in `cwd`, no shell in between,
     stdout and stderr together into `output`. `environ` is the run's environment: it says whether
-    the head may run at all, and the program gets it without its tokens."""
+    the head may run at all, and the program gets it without its tokens, with `extra` set over it.
+
+    The program leads a process group of its own, and the whole group is killed when it times out
+    and when it exits: a test that forked a server or daemon leaves nothing running behind it."""
     refuse_untrusted_head(environ)
     command = shlex.join(argv)
+    started = time.monotonic()
     try:
         with output.open("wb") as sink:
-            completed = subprocess.run(
+            process = subprocess.Popen(
                 list(argv),
                 cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=sink,
                 stderr=subprocess.STDOUT,
-                env=scrubbed_environment(environ),
-                timeout=timeout,
-                check=False,
+                env={**scrubbed_environment(environ), **(extra or {})},
+                start_new_session=True,
             )
-    except subprocess.TimeoutExpired:
-        with output.open("ab") as sink:
-            sink.write(f"\n[evidence-gate] timed out after {timeout:.0f} s\n".encode())
-        return CommandRun(command=command, exit_code=124, output=output)
+            try:
+                exit_code = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill_group(process.pid)
+                process.wait()
+                sink.write(f"\n[evidence-gate] timed out after {timeout:.0f} s\n".encode())
+                return CommandRun(command=command, exit_code=124, output=output, seconds=time.monotonic() - started)
+            finally:
+                _kill_group(process.pid)
     except OSError as error:
         raise UsageError(f"cannot run `{command}` ({error.strerror or error})") from error
-    return CommandRun(command=command, exit_code=completed.returncode, output=output)
+    return CommandRun(command=command, exit_code=exit_code, output=output, seconds=time.monotonic() - started)
+
+
+def _kill_group(leader: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(leader, signal.SIGKILL)
