@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from evidence_gate.errors import GitError
-from evidence_gate.git import WORKTREE, Git, RawEntry
+from evidence_gate.git import WORKTREE, Git
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus, StackMatch
-from evidence_gate.patch import parse_patch
+from evidence_gate.patch import RawEntry, parse_patch
 from evidence_gate.stacks.table import Adapter, AdapterTable
 
 _STATUS = {

@@ -29,10 +29,11 @@ from evidence_gate.verbs import (
     merge,
     publish,
     run,
+    strength,
     summary,
 )
 
-VERBS = (detect, changes, inventory, summary, evidence, criteria, freeze, run, merge, publish, demo)
+VERBS = (detect, changes, inventory, summary, evidence, criteria, freeze, strength, run, merge, publish, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -79,3 +79,8 @@ def warning(log: TextIO, message: str) -> None:
 
 def error(log: TextIO, message: str) -> None:
     log.write(f"::error title=Evidence Gate::{_escape(message)}\n")
+
+
+def printable(text: str) -> str:
+    """Text on one terminal line: control characters shown as escapes, the rest as it is."""
+    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)

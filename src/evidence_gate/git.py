@@ -20,11 +20,11 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import EvidenceGateError, GitError, UnsafeRepository, UsageError
+from evidence_gate.patch import RawEntry, parse_raw
 
 WORKTREE = "worktree"
 
@@ -41,22 +41,9 @@ _DIFF_OPTIONS = (
 # Command-line configuration wins over every config file, the repository's included.
 _HARDENING = ("-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
 _CONFIG = ("-c", "core.quotePath=false", "-c", "diff.suppressBlankEmpty=false", "-c", "core.safecrlf=false")
+_SNAPSHOT_AUTHOR = (("NAME", "evidence-gate"), ("EMAIL", "evidence-gate@localhost"))
 # Pathspecs per `ls-files` call: far below the kernel's limit on one command line.
 _PATHSPEC_BYTES = 100_000
-
-
-@dataclass(frozen=True, kw_only=True)
-class RawEntry:
-    """One line of `git diff --raw -z`."""
-
-    old_mode: str
-    new_mode: str
-    old_blob: str
-    new_blob: str
-    status: str
-    score: int | None
-    path: str
-    old_path: str | None
 
 
 class Git:
@@ -261,12 +248,56 @@ class Git:
         Hooks stay off (`core.hooksPath=/dev/null`), so checking it out runs nothing of the repository's."""
         with tempfile.TemporaryDirectory(prefix="evidence-gate-worktree-") as scratch:
             tree = Path(scratch) / "tree"
-            self._run(["worktree", "add", "--detach", "--quiet", os.fsdecode(tree), commit])
+            self.add_worktree(tree, commit)
             try:
                 yield tree
             finally:
-                self._run(["worktree", "remove", "--force", os.fsdecode(tree)], check=False)
-                self._run(["worktree", "prune"], check=False)
+                self.remove_worktree(tree)
+
+    def add_worktree(self, tree: Path, commit: str) -> Git:
+        """A detached work tree of `commit` at `tree` (a folder not there yet), opened as a checkout."""
+        self._run(["worktree", "add", "--detach", "--quiet", os.fsdecode(tree), commit])
+        return Git(tree, self._environ)
+
+    def remove_worktree(self, tree: Path) -> None:
+        self._run(["worktree", "remove", "--force", os.fsdecode(tree)], check=False)
+        self.prune_worktrees()
+
+    def prune_worktrees(self) -> None:
+        """Forget the work trees whose folders are gone (an interrupted run's)."""
+        self._run(["worktree", "prune"], check=False)
+
+    def restore_paths(self, commit: str, paths: Iterable[str]) -> None:
+        """Make these paths of this work tree (and its index) what `commit` has."""
+        for batch in _batches(list(paths)):
+            if batch:
+                self._run(["checkout", "--no-overlay", commit, "--", *batch])
+
+    def remove_paths(self, paths: Iterable[str]) -> None:
+        for batch in _batches(list(paths)):
+            if batch:
+                self._run(["rm", "-q", "-r", "-f", "--ignore-unmatch", "--", *batch])
+
+    def reset_to(self, commit: str) -> None:
+        """Tracked files as `commit` has them; untracked ones (installed dependencies) stay."""
+        self._run(["reset", "-q", "--hard", commit])
+
+    def tree_differs(self, commit: str, paths: Iterable[str]) -> bool:
+        """Whether this work tree's files at `paths` differ from `commit`'s (a path gone counts)."""
+        return any(
+            self._run(["diff", "--quiet", commit, "--", *batch], check=False).returncode == 1
+            for batch in _batches(list(paths))
+            if batch
+        )
+
+    def snapshot(self) -> str:
+        """A commit object of the working tree as it is now (see `worktree_tree`), its parent HEAD: no
+        ref, index or file of the checkout changes."""
+        head = self.resolve_commit("HEAD", "head")
+        tree = self.worktree_tree()
+        who = {f"GIT_{role}_{part}": value for role in ("AUTHOR", "COMMITTER") for part, value in _SNAPSHOT_AUTHOR}
+        made = self._run(["commit-tree", tree, "-p", head, "-m", "evidence-gate: the working tree"], env=who)
+        return made.stdout.decode().strip()
 
 
 def open_repository(path: Path, environ: Mapping[str, str]) -> Git | None:
@@ -290,53 +321,6 @@ def _batches(pathspecs: list[str]) -> list[list[str]]:
         batches[-1].append(pathspec)
         size += len(pathspec) + 1
     return batches
-
-
-def parse_raw(output: bytes) -> tuple[list[RawEntry], bytes]:
-    """Parse `git diff --raw -z [--patch]`: `:modes blobs status NUL path NUL [path NUL]` per entry;
-    with a patch, an empty field ends the entries and the patch follows it."""
-    fields = _Fields(output)
-    entries: list[RawEntry] = []
-    while fields.more():
-        meta = fields.next().decode("ascii", "replace").lstrip(":").split(" ")
-        if len(meta) < 5 or not meta[4]:
-            raise GitError("cannot parse git's raw diff output")
-        old_mode, new_mode, old_blob, new_blob, status = meta[:5]
-        letter = status[0]
-        old_path = os.fsdecode(fields.next()) if letter in "RC" else None
-        entries.append(
-            RawEntry(
-                old_mode=old_mode,
-                new_mode=new_mode,
-                old_blob=old_blob,
-                new_blob=new_blob,
-                status=letter,
-                score=int(status[1:]) if status[1:].isdigit() else None,
-                path=os.fsdecode(fields.next()),
-                old_path=old_path,
-            )
-        )
-    return entries, fields.rest()
-
-
-class _Fields:
-    """NUL-terminated fields read one by one, so what follows them (the patch) is never split."""
-
-    def __init__(self, output: bytes) -> None:
-        self._output, self._position = output, 0
-
-    def more(self) -> bool:
-        return self._position < len(self._output) and self._output[self._position] != 0
-
-    def next(self) -> bytes:
-        end = self._output.find(b"\0", self._position)
-        if end < 0:
-            raise GitError("cannot parse git's raw diff output (a field is not terminated)")
-        field, self._position = self._output[self._position : end], end + 1
-        return field
-
-    def rest(self) -> bytes:
-        return self._output[self._position + 1 :]
 
 
 def _first_line(stderr: bytes) -> str:

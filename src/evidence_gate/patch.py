@@ -1,5 +1,6 @@
-"""Git's patch output, read in one pass: per file section, whether git called it binary, and its
-hunks with the exact lines they add and remove.
+"""Git's diff output, read: the raw entries of `git diff --raw -z` (exact names, statuses, modes),
+and the patch in one pass: per file section, whether git called it binary, and its hunks with the
+exact lines they add and remove.
 
 Only git's own output is read here (`git diff --patch` with the options of git.py), so the grammar
 is git's: a `diff --git` line, extended header lines (modes, similarity, rename and copy names,
@@ -10,6 +11,7 @@ for one. Lines are decoded once, for the whole patch: bytes that are not UTF-8 b
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -18,6 +20,20 @@ from evidence_gate.model import ChangedLine, Hunk
 
 _FILE = "diff --git "
 _HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RawEntry:
+    """One line of `git diff --raw -z`."""
+
+    old_mode: str
+    new_mode: str
+    old_blob: str
+    new_blob: str
+    status: str
+    score: int | None
+    path: str
+    old_path: str | None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,3 +112,50 @@ def _hunk(lines: list[str], index: int) -> tuple[Hunk, int]:
 
 def _unparsed(index: int, why: str) -> GitError:
     return GitError(f"cannot parse git's patch output (line {index + 1}: {why})")
+
+
+def parse_raw(output: bytes) -> tuple[list[RawEntry], bytes]:
+    """Parse `git diff --raw -z [--patch]`: `:modes blobs status NUL path NUL [path NUL]` per entry;
+    with a patch, an empty field ends the entries and the patch follows it."""
+    fields = _Fields(output)
+    entries: list[RawEntry] = []
+    while fields.more():
+        meta = fields.next().decode("ascii", "replace").lstrip(":").split(" ")
+        if len(meta) < 5 or not meta[4]:
+            raise GitError("cannot parse git's raw diff output")
+        old_mode, new_mode, old_blob, new_blob, status = meta[:5]
+        letter = status[0]
+        old_path = os.fsdecode(fields.next()) if letter in "RC" else None
+        entries.append(
+            RawEntry(
+                old_mode=old_mode,
+                new_mode=new_mode,
+                old_blob=old_blob,
+                new_blob=new_blob,
+                status=letter,
+                score=int(status[1:]) if status[1:].isdigit() else None,
+                path=os.fsdecode(fields.next()),
+                old_path=old_path,
+            )
+        )
+    return entries, fields.rest()
+
+
+class _Fields:
+    """NUL-terminated fields read one by one, so what follows them (the patch) is never split."""
+
+    def __init__(self, output: bytes) -> None:
+        self._output, self._position = output, 0
+
+    def more(self) -> bool:
+        return self._position < len(self._output) and self._output[self._position] != 0
+
+    def next(self) -> bytes:
+        end = self._output.find(b"\0", self._position)
+        if end < 0:
+            raise GitError("cannot parse git's raw diff output (a field is not terminated)")
+        field, self._position = self._output[self._position : end], end + 1
+        return field
+
+    def rest(self) -> bytes:
+        return self._output[self._position + 1 :]

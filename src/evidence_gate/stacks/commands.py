@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from evidence_gate.errors import ConfigError, UnsafeSlotValue
 
-SLOTS = frozenset({"file", "files", "package", "name"})
+SLOTS = frozenset({"file", "files", "package", "name", "dir", "stem"})
 LIST_SLOTS = frozenset({"files"})
 
 # Characters refused in any slot value: every one can end a quoted string, start an expansion, or

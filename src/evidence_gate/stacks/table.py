@@ -25,7 +25,7 @@ from evidence_gate.stacks.commands import CommandTemplate, ScriptCommand, parse_
 from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, JsonKeys, JsonValue, NotRule, Rule
 
 Command = CommandTemplate | ScriptCommand
-COMMAND_NAMES = ("build", "test", "test_file", "lint", "typecheck")
+COMMAND_NAMES = ("build", "test", "test_file", "test_module", "lint", "typecheck")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.console import printable
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_OK
 from evidence_gate.git import WORKTREE
 from evidence_gate.model import Change
 from evidence_gate.stacks.detect import detect
-from evidence_gate.verbs.common import print_json, printable, table
+from evidence_gate.verbs.common import print_json, table
 
 NAME = "changes"
 HELP = "what a change touched: files, their status and kind, and the added/removed lines"

@@ -41,8 +41,3 @@ def existing_file(name: str, environ: Mapping[str, str]) -> Path:
     if not path.is_file():
         raise UsageError(f"{name}: no such file" if not path.exists() else f"{name}: not a file")
     return path
-
-
-def printable(text: str) -> str:
-    """Text on one terminal line: control characters shown as escapes, the rest as it is."""
-    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)

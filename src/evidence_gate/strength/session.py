@@ -1,0 +1,239 @@
+"""One strength run: each changed test file run alone in a worktree of the head (it must pass
+there), then again with the production change taken away (plan.py), and once more at the head
+when that second run failed, to rule out a flaky test.
+
+Worktrees are made once per job, not per test: a job runs all its files at the head, reverts the
+production files once, runs the ones that passed, and resets to the head for the reruns. `jobs`
+worktrees run side by side. Each file's verdict is reported as soon as it is final.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from evidence_gate.effects import Effects
+from evidence_gate.git import WORKTREE, Git
+from evidence_gate.markers import Claim, markers_for
+from evidence_gate.model import Change, FileKind
+from evidence_gate.stacks.commands import parse_template
+from evidence_gate.stacks.detect import command_for
+from evidence_gate.stacks.table import Adapter, AdapterTable
+from evidence_gate.strength.evidence import RunEvidence, new_symbols, read_run, runtime_errors
+from evidence_gate.strength.isolation import LOCKFILES, Setup, prepare
+from evidence_gate.strength.plan import Plan, Shard, plan
+from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
+from evidence_gate.strength.units import Unit, unit_for
+from evidence_gate.strength.verdict import Judged, Verdict, judge_base, judge_head
+from evidence_gate.summary.read import candidate_parsers
+
+Progress = Callable[[Judged, int], None]  # a final verdict, and how many files this run judges
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    timeout: float  # seconds per run of one file
+    jobs: int = 1
+    template: str | None = None  # a shell command with {file}, {dir}, {stem}, instead of the stack's
+    shard: Shard | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stack:
+    table: AdapterTable
+    adapter: Adapter
+    root: str = "."  # where the stack's project sits, relative to the top
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    judged: tuple[Judged, ...]  # in the diff's order
+    changed_tests: int  # before sharding
+    note: str | None = None  # why there is nothing to judge
+
+
+def judge_change(effects: Effects, change: Change, stack: Stack, options: Options, progress: Progress) -> Outcome:
+    git = effects.checkout()
+    sweep_stale(git, effects.clock)
+    the_plan = plan(change)
+    tests = [path for path in the_plan.tests if options.shard is None or options.shard.holds(path)]
+    if not the_plan.tests:
+        touched = "production code and " if change.of_kind(FileKind.PRODUCTION) else ""
+        return Outcome(judged=(), changed_tests=0, note=f"the change touches {touched}no test: nothing to judge")
+    if not the_plan.reverts:
+        judged = [
+            Judged(path=path, verdict=Verdict.NOT_RUN, reason="no production change to revert: only tests changed")
+            for path in tests
+        ]
+        for item in judged:
+            progress(item, len(judged))
+        return Outcome(judged=tuple(judged), changed_tests=len(the_plan.tests))
+    head = git.snapshot() if change.head == WORKTREE else change.head
+    run = _Run(
+        effects=effects,
+        stack=stack,
+        options=options,
+        plan=the_plan,
+        head=head,
+        symbols=new_symbols(_texts(git, head, the_plan.production), _texts(git, the_plan.merge_base, the_plan.restore)),
+        lockfile_changed=any(PurePosixPath(changed.path).name in LOCKFILES for changed in change.files),
+        progress=progress,
+        total=len(tests),
+    )
+    slices = [tests[index :: options.jobs] for index in range(min(options.jobs, len(tests)))]
+    with terminations_interrupt(), sandbox(git, head) as box:
+        trees = [box.tree() for _ in slices]
+        executor = ThreadPoolExecutor(max_workers=len(slices), thread_name_prefix="strength")
+        futures: list[Future[list[Judged]]] = [
+            executor.submit(run.judge_slice, tree, files) for tree, files in zip(trees, slices, strict=True)
+        ]
+        try:
+            results = [item for future in futures for item in future.result()]
+        except BaseException:
+            run.cancelled.set()
+            kill_processes_in(box.root)
+            executor.shutdown(wait=True, cancel_futures=True)
+            raise
+        executor.shutdown()
+    order = {path: index for index, path in enumerate(tests)}
+    return Outcome(judged=tuple(sorted(results, key=lambda item: order[item.path])), changed_tests=len(the_plan.tests))
+
+
+def _texts(git: Git, commit: str, paths: Sequence[str]) -> dict[str, str]:
+    texts = {}
+    for path in paths:
+        content = git.file_at(commit, PurePosixPath(path))
+        if content is not None:
+            texts[path] = content.decode("utf-8", "replace")
+    return texts
+
+
+@dataclass(kw_only=True)
+class _Run:
+    effects: Effects
+    stack: Stack
+    options: Options
+    plan: Plan
+    head: str
+    symbols: frozenset[str]
+    lockfile_changed: bool
+    progress: Progress
+    total: int
+
+    def __post_init__(self) -> None:
+        self.cancelled = threading.Event()
+        self._lock = threading.Lock()
+        adapter = self.stack.adapter
+        self._parsers = candidate_parsers(None, adapter.parsers)
+        self._markers = markers_for(self.stack.table, Claim.TEST, (adapter,))
+        self._errors = runtime_errors().get(adapter.language)
+
+    def judge_slice(self, tree: Git, tests: list[str]) -> list[Judged]:
+        logs = tree.top.parent / f"{tree.top.name}-logs"
+        logs.mkdir()
+        language = self.stack.adapter.language
+        setup = prepare(self.effects, tree.top, language, self.plan.production, self.lockfile_changed, logs / "setup")
+        done: list[Judged] = []
+        passed: dict[str, tuple[Unit, RunEvidence]] = {}
+        for number, path in enumerate(tests):
+            if self.cancelled.is_set():
+                return done
+            unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path))
+            head = None
+            why = _not_runnable(unit, setup)
+            if why is None:
+                head = self._run(tree, unit, setup, logs / f"{number}-head")
+                why = judge_head(head)
+            if why is None and head is not None:
+                passed[path] = (unit, head)
+            else:
+                judged = Judged(
+                    path=path,
+                    verdict=Verdict.NOT_RUN,
+                    reason=why or "",
+                    scope=unit.scope,
+                    head=head,
+                    loaded_from=setup.loaded_from,
+                )
+                done.append(self._report(judged))
+        if not passed or self.cancelled.is_set():
+            return done
+        tree.restore_paths(self.plan.merge_base, self.plan.restore)
+        tree.remove_paths(self.plan.remove)
+        reverted = tree.tree_differs(self.head, self.plan.production)
+        failing: dict[str, RunEvidence] = {}
+        for number, (path, (unit, head)) in enumerate(passed.items()):
+            if self.cancelled.is_set():
+                return done
+            base = self._run(tree, unit, setup, logs / f"{number}-base")
+            verdict, reason = judge_base(base, None, reverted)
+            if verdict is Verdict.RED:
+                failing[path] = base
+                continue
+            done.append(self._report(self._judged(path, unit, setup, (verdict, reason), (head, base, None))))
+        tree.reset_to(self.head)
+        for number, (path, base) in enumerate(failing.items()):
+            if self.cancelled.is_set():
+                return done
+            unit, head = passed[path]
+            rerun = self._run(tree, unit, setup, logs / f"{number}-rerun")
+            verdict, reason = judge_base(base, rerun, reverted)
+            done.append(self._report(self._judged(path, unit, setup, (verdict, reason), (head, base, rerun))))
+        return done
+
+    def _judged(
+        self,
+        path: str,
+        unit: Unit,
+        setup: Setup,
+        decided: tuple[Verdict, str],
+        runs: tuple[RunEvidence, RunEvidence, RunEvidence | None],
+    ) -> Judged:
+        head, base, rerun = runs
+        return Judged(
+            path=path,
+            verdict=decided[0],
+            reason=decided[1],
+            scope=unit.scope,
+            loaded_from=setup.loaded_from,
+            head=head,
+            base=base,
+            rerun=rerun,
+        )
+
+    def _run(self, tree: Git, unit: Unit, setup: Setup, log: Path) -> RunEvidence:
+        root = tree.top / self.stack.root
+        if self.options.template is not None:
+            command = parse_template(self.options.template, "--test-command").render(unit.slots)
+        else:
+            command = command_for(
+                self.stack.table, self.stack.adapter.id, unit.command, tree.top, self.stack.root, unit.slots
+            )
+        run = self.effects.commands(["sh", "-c", command], root, log, self.options.timeout, extra=setup.extra)
+        return read_run(run, self._parsers, self._markers, self._errors, self.symbols, command=command)
+
+    def _in_root(self, path: str) -> str:
+        """A test file's path as its stack's commands see it: relative to the stack's root."""
+        root = self.stack.root
+        return path if root == "." else PurePosixPath(path).relative_to(root).as_posix()
+
+    def _report(self, judged: Judged) -> Judged:
+        with self._lock:
+            self.progress(judged, self.total)
+        return judged
+
+
+def _not_runnable(unit: Unit, setup: Setup) -> str | None:
+    if unit.problem is not None:
+        return f"no unit runs exactly this file's tests: {unit.problem}"
+    return setup.problem
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8", "replace")
+    except OSError:
+        return ""
