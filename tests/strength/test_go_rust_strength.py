@@ -1,0 +1,96 @@
+"""Test strength on real Go and Rust repositories, with the real toolchains: where the runner
+cannot select a file, the file's own tests are selected (Go: its package, `-run` anchored to the
+functions it defines; Rust: its integration-test target, or its module's unit tests)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+
+import pytest
+
+from ..conftest import CliResult, Repo
+from .test_python_strength import strength, verdicts
+
+pytestmark = pytest.mark.skipif(
+    (shutil.which("go") is None or shutil.which("cargo") is None) and os.environ.get("CI") != "true",
+    reason="go (Debian golang-go) is installed by scripts/test.sh as root, cargo comes with the machine",
+)
+
+GO_MOD = "module example.com/shop\n\ngo 1.19\n"
+GO_CART = (
+    "package shop\n\nfunc Total(prices []int) int {\n\tsum := 0\n\tfor _, p := range prices {\n\t\tsum += p\n\t}\n"
+)
+GO_CART += "\treturn sum\n}\n"
+GO_TAXED = GO_CART.replace("return sum", "return sum * 12 / 10")
+GO_PRICING = "package pricing\n\nfunc Rounded(price int) int { return price }\n"
+GO_TEST = 'package {package}\n\nimport "testing"\n\n'
+GO_TEST += 'func {name}(t *testing.T) {{\n\tif {check} {{\n\t\tt.Fatal("no")\n\t}}\n}}\n'
+
+
+def test_go_files_of_one_package_are_judged_each_by_its_own_functions(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    base = repo.commit("base", {"go.mod": GO_MOD, "cart.go": GO_CART, "pricing/pricing.go": GO_PRICING})
+    repo.commit(
+        "head",
+        {
+            "cart.go": GO_TAXED,
+            "strong_test.go": GO_TEST.format(package="shop", name="TestTaxed", check="Total([]int{10}) != 12"),
+            "weak_test.go": GO_TEST.format(package="shop", name="TestEmpty", check="Total(nil) != 0"),
+            "pricing/pricing.go": GO_PRICING + "\nfunc Discount(price int) int { return price * 9 / 10 }\n",
+            "pricing/discount_test.go": GO_TEST.format(
+                package="pricing", name="TestDiscount", check="Discount(10) != 9"
+            ),
+        },
+    )
+    code, document = strength(cli, repo, base)
+    assert verdicts(document) == {
+        "pricing/discount_test.go": "unjudged",  # Discount is new: the package does not compile without it
+        "strong_test.go": "red",
+        "weak_test.go": "still-green",
+    }, document
+    assert code == 1
+    strong = next(test for test in document["tests"] if test["path"] == "strong_test.go")
+    assert strong["scope"] == "package ., -run ^TestTaxed$ (the functions this file defines)"
+    assert strong["base"]["command"] == 'go test -v -count=1 -run "^TestTaxed$" .'
+    assert strong["base"]["counts"] == {"passed": 0, "failed": 1, "skipped": 0}
+    discount = next(test for test in document["tests"] if test["path"] == "pricing/discount_test.go")
+    assert discount["reason"].startswith("does not load without the change")
+    assert discount["base"]["command"] == 'go test -v -count=1 -run "^TestDiscount$" ./pricing'
+
+
+CARGO = '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+LIB = "pub mod cart;\n"
+RUST_CART = "pub fn total(prices: &[u32]) -> u32 {\n    prices.iter().sum()\n}\n"
+RUST_TAXED = "pub fn total(prices: &[u32]) -> u32 {\n    prices.iter().sum::<u32>() * 12 / 10\n}\n"
+
+
+def test_rust_integration_targets_and_module_tests_are_judged(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit(
+        "base",
+        {
+            "Cargo.toml": CARGO,
+            ".gitignore": "target/\n",
+            "src/lib.rs": LIB,
+            "src/cart.rs": RUST_CART + "\n#[cfg(test)]\nmod tests;\n",
+            "src/cart/tests.rs": "use super::*;\n\n#[test]\nfn sums() {\n    assert_eq!(total(&[]), 0);\n}\n",
+        },
+    )
+    repo.commit(
+        "head",
+        {
+            "src/cart.rs": RUST_TAXED + "\n#[cfg(test)]\nmod tests;\n",
+            "src/cart/tests.rs": "use super::*;\n\n#[test]\nfn taxed() {\n    assert_eq!(total(&[10]), 12);\n}\n",
+            "tests/weak.rs": "#[test]\nfn empty() {\n    assert_eq!(shop::cart::total(&[]), 0);\n}\n",
+        },
+    )
+    code, document = strength(cli, repo, base, "--timeout-ms", "300000")
+    assert verdicts(document) == {"src/cart/tests.rs": "red", "tests/weak.rs": "still-green"}, document
+    assert code == 1
+    scopes = {test["path"]: test["scope"] for test in document["tests"]}
+    assert scopes == {
+        "src/cart/tests.rs": "the unit tests of cart::tests::",
+        "tests/weak.rs": "the integration test target weak",
+    }
