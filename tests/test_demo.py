@@ -21,7 +21,7 @@ from tests.render.ledgers import hostile_ledger
 
 from .conftest import CliResult, git
 
-COUNTS_LINE = "**Tests:** 5 executed (4 passed, 1 failed), 1 skipped."
+COUNTS_LINE = "**Tests:** 6 executed (5 passed, 1 failed), 1 skipped."
 CRITERIA = ("a discount code lowers the cart's total", "an unknown discount code is refused with a message")
 # The page around the rendered Markdown.
 PAGE = frozenset({"html", "head", "meta", "title", "style", "body", "article", "header", "div"})
@@ -51,25 +51,34 @@ def check_page(root: HtmlElement) -> None:
     assert "<!-- QG:VERDICT:BLOCKED -->" in [f"<!--{node.text}-->" for node in root.xpath("//comment()")]
     assert text(root.xpath("//h3")[0]).endswith("Evidence Gate: Blocked")
     rows = [[text(cell) for cell in row.xpath("./th|./td")] for row in root.xpath("(//table)[1]//tr")]
-    assert [row[0] for row in rows] == ["Gate", "Test evidence", "Gate integrity", "Acceptance criteria"]
-    assert [row[1] for row in rows[1:]] == ["❌ fail", "✅ pass", "❌ fail"]
+    assert [row[0] for row in rows] == [
+        "Gate",
+        "Test evidence",
+        "Gate integrity",
+        "Test strength",
+        "Acceptance criteria",
+    ]
+    assert [row[1] for row in rows[1:]] == ["❌ fail", "✅ pass", "❌ fail", "❌ fail"]
     details = root.xpath("//details")
     assert [text(block.xpath("./summary")[0]) for block in details] == [
         "Failing tests (1)",
         "Test evidence: ❌ fail",
         "Gate integrity: ✅ pass",
+        "Test strength: ❌ fail",
         "Acceptance criteria: ❌ fail",
     ]
     assert "AssertionError: -380 != 0" in text(details[0].xpath(".//pre")[0])
-    assert "1 failed, 4 passed, 1 skipped" in text(details[1].xpath(".//pre")[0])
+    assert "1 failed, 5 passed, 1 skipped" in text(details[1].xpath(".//pre")[0])
     sources = [[text(cell) for cell in row.xpath("./td")] for row in details[1].xpath(".//tbody/tr")]
     assert sources == [
-        ["build/pytest.log", "pytest", "1 of 5 tests failed, 1 skipped"],
-        ["build/junit.xml", "junit", "1 of 5 tests failed, 1 skipped"],
+        ["build/pytest.log", "pytest", "1 of 6 tests failed, 1 skipped"],
+        ["build/junit.xml", "junit", "1 of 6 tests failed, 1 skipped"],
     ]
     edits = [[text(cell) for cell in row.xpath("./td")] for row in details[2].xpath(".//tbody/tr")]
     assert edits == [["H1", "RH-1 test-skipped", "tests/test_discount.py @@ -0,0 +1,28 @@"]]  # a skipped test added
-    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[3].xpath(".//tbody/tr")]
+    strength = [[text(cell) for cell in row.xpath("./td")][:2] for row in details[3].xpath(".//tbody/tr")]
+    assert strength == [["tests/test_cart.py", "❌ still-green"], ["tests/test_discount.py", "⚠️ not-run"]]
+    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[4].xpath(".//tbody/tr")]
     assert criteria == [
         [f"[SHOP-1#1] {CRITERIA[0]}", "✅ green", "1 test passed"],
         [f"[SHOP-1#2] {CRITERIA[1]}", "⚠️ missing", "no test names it"],

@@ -60,7 +60,8 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     workspace_dir = Path(environ.get("GITHUB_WORKSPACE") or ".")
     repo = workspace_dir / environ.get("INPUT_WORKING-DIRECTORY", "").strip()
     config = environ.get("INPUT_CONFIG", "").strip()
-    effects = replace(effects_for(repo, environ), in_ci=True)  # the action always runs unattended
+    # The action always runs unattended, in a container without the project's toolchain.
+    effects = replace(effects_for(repo, environ), in_ci=True, runs_tests=False)
     base = base_config(effects, context.pull_request if context else None, None)
     settings = resolve(repo, {}, environ, Path(config) if config else None, base)
     if context is None:

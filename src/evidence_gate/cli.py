@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="machine-readable output")
         sub.add_argument("--adapters", type=Path, help="use this adapter table instead of the built-in one")
         verb.configure(sub)
-        sub.set_defaults(run=verb.run)
+        sub.set_defaults(run=verb.run, line_safe=getattr(verb, "LINE_SAFE", False))
     return parser
 
 
@@ -62,7 +62,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
         if isinstance(standard, io.TextIOWrapper):
             standard.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
-    machine_output = args.json or getattr(args, "format", None) == "json"
+    # JSON is escaped instead, and so is every line of a verb that prints only line-safe text (LINE_SAFE):
+    # its progress can then use workflow commands of its own (a folded group).
+    machine_output = args.json or getattr(args, "format", None) == "json" or args.line_safe
     if in_actions(environ):
         mask_secrets(sys.stderr, run_secrets(environ))
     try:

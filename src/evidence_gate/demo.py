@@ -3,8 +3,10 @@ needs no repository of one's own, no CI and no token.
 
 The example is real, not a recording: a git repository with a base commit (a tiny package `shop`)
 and a pull request's head commit (discount codes, one test tagged `[SHOP-1#1]`, one failing test,
-one skipped test), whose tests run for real in a child process, whose logs and reports the
-pipeline then reads like any other. So the comment it prints is the one the action would post.
+one skipped test, and a cart test that passes without the change), whose tests run for real in a
+child process, whose logs and reports the pipeline then reads like any other; the strength gate
+runs each changed test file again with the change taken away. So the comment it prints is the one
+the action would post.
 
 The tests run with pytest when it is importable (a console log and a JUnit report), else with the
 standard library's unittest (a console log only: pytest is a test extra, not a runtime dependency,
@@ -21,10 +23,11 @@ from __future__ import annotations
 import html
 import importlib.util
 import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -129,6 +132,14 @@ class Cart:
     def total(self) -> int:
         return sum(self.items.values()) - self.discount
 ''',
+    # One more cart test, which passes with or without the discount code: the strength gate finds it still-green.
+    "tests/test_cart.py": _BASE_FILES["tests/test_cart.py"]
+    + """
+    def test_one_item_totals_its_price(self) -> None:
+        cart = Cart()
+        cart.add("apple", 120)
+        self.assertEqual(cart.total(), 120)
+""",
     "tests/test_discount.py": '''\
 """Discount codes. A test proves acceptance criterion n of story SHOP-1 when its name carries the
 tag [SHOP-1#n]. A `def` cannot hold brackets, so the tagged test gets its name with setattr below:
@@ -200,15 +211,25 @@ def run_demo(repo: Path, requested: Runner, table: AdapterTable, environ: Mappin
     repo = repo.absolute()  # the runners run in it, and write reports at paths given from it
     pull_request = build_example(repo, environ)
     run_tests(repo, runner, environ)
-    settings = Settings(repo=repo, reports=REPORTS, story=STORY)
+    settings = Settings(repo=repo, reports=REPORTS, story=STORY, strength_command=strength_command(runner))
     inputs = RunInputs(
         pull_request=pull_request,
         baseline_note="the demo has no earlier run of the base to compare with",
         table=table,
     )
-    # The example is the demo's own, made just now: its folder is the workspace, whatever the environment says.
-    ledger = run_pipeline(settings, inputs, effects_for(repo, environ, Workspace.at(repo)))
+    # The example is the demo's own, made just now: its folder is the workspace, whatever the environment
+    # says, and nobody edits it while it runs, so the strength gate runs its changed tests as in CI.
+    effects = replace(effects_for(repo, environ, Workspace.at(repo)), in_ci=True)
+    ledger = run_pipeline(settings, inputs, effects)
     return DemoRun(ledger=ledger, runner=runner)
+
+
+def strength_command(runner: Runner) -> str:
+    """One test file's run for the strength gate, by the runner that ran the example's tests."""
+    python = shlex.quote(sys.executable)
+    if runner is Runner.PYTEST:
+        return f"{python} -m pytest -rA -p no:cacheprovider {{file}}"
+    return f"{python} -m unittest -v {{file}}"
 
 
 def build_example(repo: Path, environ: Mapping[str, str]) -> PullRequest:

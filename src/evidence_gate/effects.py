@@ -40,6 +40,7 @@ class Effects:
     workspace: Workspace
     commands: CommandRunner
     in_ci: bool  # unattended: nobody reads a warning before the result counts
+    runs_tests: bool = True  # the project's toolchain is here (the runner); not in the action's container
     clock: Callable[[], float] = time.time  # seconds since the epoch
 
     @property

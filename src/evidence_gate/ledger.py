@@ -9,7 +9,7 @@ ledger and nothing else. Its JSON form, versioned and schema-checked, is `ledger
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol
@@ -177,11 +177,15 @@ _GATE_RANK = {
 }
 
 
-def merge(ledgers: Sequence[Ledger]) -> Ledger:
+GateCombiner = Callable[[GateResult, GateResult], GateResult | None]
+
+
+def merge(ledgers: Sequence[Ledger], combine: GateCombiner = lambda left, right: None) -> Ledger:
     """Ledgers of several jobs (a test matrix) as one: counts add up, test identities union (a
     failure anywhere wins), failed tests and annotations concatenate, the worst gate of each id
-    wins and the verdict is the merged gates'. Shards of one run name one head and one check: a
-    ledger about another commit or check cannot be mixed in."""
+    wins and the verdict is the merged gates'. A gate whose shards' payloads add up (`combine`, by
+    the gate registry: the strength table) is judged again from both. Shards of one run name one
+    head and one check: a ledger about another commit or check cannot be mixed in."""
     if not ledgers:
         raise UsageError("merge: no ledgers given")
     first = ledgers[0]
@@ -199,7 +203,10 @@ def merge(ledgers: Sequence[Ledger]) -> Ledger:
     gates: dict[str, GateResult] = {}
     for ledger in ledgers:
         for gate in ledger.gates:
-            gates[gate.id] = _merge_gate(gates[gate.id], gate) if gate.id in gates else gate
+            if gate.id in gates:
+                gates[gate.id] = combine(gates[gate.id], gate) or _merge_gate(gates[gate.id], gate)
+            else:
+                gates[gate.id] = gate
     return replace(
         first,
         verdict=overall_verdict(list(gates.values())),

@@ -6,7 +6,7 @@ and may name files outside the repository; the config file's may not.
 In a pull request the work tree is the pull request's, so its config file would let it configure
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
 each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`, `gates-off`,
-`fail-on-tags`), names the
+`fail-on-tags`, the `strength-*` keys, among them the command that runs the tests), names the
 required check (`check-name`) or decides what reviewers see and where the result goes
 (`comment-mode`, `check-run`, `pr-body`, `job-summary`, `templates-dir`,
 `ledger-out`). A pull request's change to the file is noted and
@@ -29,6 +29,8 @@ import jsonschema
 
 from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
 from evidence_gate.errors import ConfigError, UsageError
+from evidence_gate.stacks.commands import parse_template
+from evidence_gate.strength.plan import parse_shard
 from evidence_gate.workspace import Refused, Workspace
 
 CONFIG_FILE = Path(".github") / "evidence-gate.yml"
@@ -66,6 +68,10 @@ KEYS = (
     "job-summary",
     "gates-off",
     "fail-on-tags",
+    "strength-command",
+    "strength-timeout-ms",
+    "strength-jobs",
+    "strength-shard",
 )
 SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
 LIST_KEYS = ("reports", "gates-off", "fail-on-tags")  # an input of one item a line
@@ -91,6 +97,10 @@ class Settings:
     job_summary: bool = True
     gates_off: tuple[str, ...] = ()  # gate ids switched off: each is shown as off, never silently absent
     fail_on_tags: tuple[str, ...] = ()  # gate-integrity tags (RH-n) that fail the gate, not only ask for review
+    strength_command: str | None = None  # one test file's shell command, {file} {dir} {stem}; else the stack's
+    strength_timeout_ms: int = 600_000  # per run of one test file
+    strength_jobs: int = 1  # worktrees run side by side
+    strength_shard: str | None = None  # `I/N`: this job judges the I-th of N stable parts of the changed tests
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -203,6 +213,12 @@ def resolve(
         job_summary=job_summary,
         gates_off=tuple(dict.fromkeys(merged.get("gates-off", ()))),
         fail_on_tags=_tags(merged.get("fail-on-tags", ())),
+        strength_command=_strength_command(merged.get("strength-command")),
+        strength_timeout_ms=_whole(
+            "strength-timeout-ms", merged.get("strength-timeout-ms", 600_000), 1_000, 86_400_000
+        ),
+        strength_jobs=_whole("strength-jobs", merged.get("strength-jobs", 1), 1, 64),
+        strength_shard=parse_shard(str(merged["strength-shard"])).text if merged.get("strength-shard") else None,
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )
@@ -218,6 +234,21 @@ def _tags(values: object) -> tuple[str, ...]:
     if wrong:
         raise UsageError(f"fail-on-tags: {wrong[0][:20]!r} is not a tag id (RH-1 to RH-15, see docs/integrity.md)")
     return tags
+
+
+def _whole(key: str, value: object, least: int, most: int) -> int:
+    text = str(value).strip()
+    if not re.fullmatch("[0-9]{1,9}", text) or not least <= int(text) <= most:
+        raise UsageError(f"{key}: {text[:20]!r} is not a whole number from {least:,} to {most:,}")
+    return int(text)
+
+
+def _strength_command(value: object) -> str | None:
+    """The template is checked now, so a bad one is a one-line error before any test runs."""
+    if value is None:
+        return None
+    parse_template(str(value), "strength-command")
+    return str(value)
 
 
 def _switch(key: str, value: object) -> bool:

@@ -86,19 +86,19 @@ def test_a_payload_of_a_gate_this_version_does_not_know_is_dropped_and_its_detai
     document = shop_ledger(repo)
     document["gates"].append(
         {
-            "id": "strength",
-            "title": "Test strength",
+            "id": "coverage",
+            "title": "Coverage of the change",
             "verdict": "pass",
-            "headline": "every changed test fails without its change",
-            "details": ["tests/test_a.py::test_a fails on the base"],
+            "headline": "every changed line is covered",
+            "details": ["src/cart.py: 12 of 12 changed lines covered"],
             "excerpts": [],
             "annotations": [],
-            "data": {"tests": [{"name": "test_a", "fails_on_base": True}]},
+            "data": {"files": [{"path": "src/cart.py", "covered": 12}]},
         }
     )
-    strength = from_document(document, "newer.json").gate("strength")
-    assert strength is not None
-    assert (strength.data, strength.details) == (None, ("tests/test_a.py::test_a fails on the base",))
+    coverage = from_document(document, "newer.json").gate("coverage")
+    assert coverage is not None
+    assert (coverage.data, coverage.details) == (None, ("src/cart.py: 12 of 12 changed lines covered",))
 
 
 @pytest.mark.parametrize("version", [0, 3, "2", True, None])

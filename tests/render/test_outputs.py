@@ -199,7 +199,7 @@ def test_every_summary_names_the_checks_this_version_does_not_run() -> None:
         "job summary": render_job_summary(passing),
         "report": render_report(passing),
     }
-    line = "Not checked: test strength, coverage of the change. A pass does not vouch for them."
+    line = "Not checked: coverage of the change. A pass does not vouch for them."
     for name, html in zip(rendered, to_html(*rendered.values()), strict=True):
         assert line in seen(parse(html)), name
 

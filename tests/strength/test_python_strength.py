@@ -275,3 +275,18 @@ def running_tests() -> bool:
             except OSError:
                 continue
     return False
+
+
+def test_in_actions_progress_is_folded_and_hostile_names_stay_text(
+    repo: Repo, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    base = repo.commit("base", BASE)
+    hostile = "tests/test_x##[error]forged.py"  # pytest refuses a path with brackets: not-run, and said safely
+    repo.commit("head", {"src/shop/cart.py": CART_TAXED, hostile: HEAD_TESTS["tests/test_strong.py"]})
+    result = cli("strength", "--repo", repo.path, "--base", base)
+    assert result.code == 4, result.err
+    lines = result.err.splitlines()
+    assert lines[0] == "::group::evidence-gate strength: progress" and lines[-1] == "::endgroup::"
+    assert "##[" not in result.out + result.err and "::stop-commands::" not in result.out
+    assert "strength [1/1] not-run: tests/test_x## [error]forged.py" in result.err

@@ -31,6 +31,9 @@ class DataType:
 
     schema: Mapping[str, Any]
     read: Callable[[Any], GateData]
+    # Two shards' payloads of one run as one result, judged again (a strength table split by
+    # `strength-shard`); None: shards keep the worse result, and the payload only where they agree.
+    combine: Callable[[GateData, GateData], GateResult] | None = None
 
 
 def shared_facts(facts: Facts, settings: Settings, effects: Effects) -> Facts:

@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from evidence_gate.documents import clipped
 from evidence_gate.errors import UsageError
-from evidence_gate.gates import criteria, evidence, integrity
+from evidence_gate.gates import criteria, evidence, integrity, strength
 from evidence_gate.gates.gate import DataType, Gate
+from evidence_gate.ledger import GateResult
 
 GATES: tuple[Gate[Any], ...] = (
     evidence.GATE,
     integrity.GATE,
+    strength.GATE,
     criteria.GATE,
 )
 
@@ -23,6 +26,19 @@ def gate_data(gate_id: str) -> DataType | None:
     """The payload type of a gate this version runs; None for another id (a newer version's, or a
     ledger's own `ledger` gate)."""
     return next((gate.data for gate in GATES if gate.id == gate_id), None)
+
+
+def combine_shards(left: GateResult, right: GateResult) -> GateResult | None:
+    """Two shards' results of one gate as one, where the gate's payloads add up (see `merge`)."""
+    data = gate_data(left.id)
+    if data is None or data.combine is None or left.data is None or right.data is None:
+        return None
+    combined = data.combine(left.data, right.data)
+    return replace(
+        combined,
+        excerpts=left.excerpts + right.excerpts,
+        annotations=combined.annotations or left.annotations + right.annotations,
+    )
 
 
 def check_gate_ids(ids: tuple[str, ...], known: tuple[str, ...] = GATE_IDS) -> None:

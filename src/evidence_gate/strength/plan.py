@@ -57,6 +57,10 @@ class Shard:
     index: int  # 1-based
     count: int
 
+    @property
+    def text(self) -> str:
+        return f"{self.index}/{self.count}"
+
     def holds(self, path: str) -> bool:
         """Stable across runs and machines: a file's shard depends on its path alone."""
         digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).digest()

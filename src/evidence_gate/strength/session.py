@@ -71,6 +71,9 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
         for item in judged:
             progress(item, len(judged))
         return Outcome(judged=tuple(judged), changed_tests=len(the_plan.tests))
+    if not tests:
+        held = f"this shard holds none of the {len(the_plan.tests)} changed test files"
+        return Outcome(judged=(), changed_tests=len(the_plan.tests), note=held)
     head = git.snapshot() if change.head == WORKTREE else change.head
     run = _Run(
         effects=effects,

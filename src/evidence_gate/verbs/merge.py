@@ -2,8 +2,9 @@
 
 This is how the tool scales past one machine: GitHub Actions' matrix runs the shards and uploads
 each ledger as an artifact; one job downloads them, merges and publishes. Counts add up, test
-identities union, annotations concatenate, the worst gate of each id wins and decides the verdict.
-Every shard must name the same head commit and check name.
+identities union, annotations concatenate, the worst gate of each id wins and decides the verdict;
+the strength gate's shards add up to one table, judged again. Every shard must name the same head
+commit and check name.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
+from evidence_gate.gates.registry import combine_shards
 from evidence_gate.ledger import Verdict, merge
 from evidence_gate.ledger_document import read_ledgers, to_document, write_ledger
 from evidence_gate.verbs.common import existing_file, print_json
@@ -32,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
-    merged = merge(read_ledgers(existing_file(name, environ) for name in args.ledgers))
+    merged = merge(read_ledgers(existing_file(name, environ) for name in args.ledgers), combine_shards)
     write_ledger(merged, Path(args.output))
     if args.json:
         print_json(to_document(merged), out)

@@ -32,6 +32,7 @@ EPILOG = (
     "nothing to judge); 2 usage error."
 )
 DEFAULT_TIMEOUT_MS = 600_000
+LINE_SAFE = True  # every line it prints goes through console.line_safe: no command needs stopping
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

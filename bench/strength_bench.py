@@ -1,0 +1,95 @@
+"""Test strength's own cost: its wall time over the sum of the test runs' own wall times, and what
+`--jobs 2` gains over `--jobs 1`, on a generated Python project whose changed test files each take a
+moment and are all red (every file runs three times: at the head, without the change, at the head
+again). Both are ratios of runs in the same process, so they hold on a shared, noisy machine.
+
+Targets: the overhead at most 1.15 with one job (worktrees, the revert, the import check and the
+bookkeeping cost under 15% of the tests' own time); two jobs faster than one on two cores.
+
+Run: python bench/strength_bench.py [--files N] [--seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.effects import effects_for
+from evidence_gate.stacks.detect import detect
+from evidence_gate.stacks.table import default_table
+from evidence_gate.strength.session import Options, Outcome, Stack, judge_change
+from evidence_gate.strength.verdict import Verdict
+
+TEST = "import time\n\nfrom shop.cart import total\n\n\ndef test_{n}():\n    time.sleep({seconds})\n"
+TEST += "    assert total([10]) == 12\n"
+PYPROJECT = "[project]\nname = 'shop'\nversion = '1'\n\n[tool.pytest.ini_options]\naddopts = '-p no:cacheprovider'\n"
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.invalid", GIT_COMMITTER_NAME="b")
+    env.update(GIT_COMMITTER_EMAIL="b@example.invalid")
+    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def build(repo: Path, files: int, seconds: float) -> str:
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    pyproject = (
+        "[project]\nname = 'shop'\nversion = '1'\n\n[tool.pytest.ini_options]\naddopts = '-p no:cacheprovider'\n"
+    )
+    (repo / "pyproject.toml").write_text(pyproject)
+    (repo / "src" / "shop").mkdir(parents=True)
+    (repo / "src" / "shop" / "__init__.py").write_text("")
+    (repo / "src" / "shop" / "cart.py").write_text("def total(prices):\n    return sum(prices)\n")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "base")
+    base = git(repo, "rev-parse", "HEAD")
+    (repo / "src" / "shop" / "cart.py").write_text("def total(prices):\n    return sum(prices) * 12 // 10\n")
+    (repo / "tests").mkdir()
+    for n in range(files):
+        (repo / "tests" / f"test_{n}.py").write_text(TEST.format(n=n, seconds=seconds))
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "-m", "head")
+    return base
+
+
+def judged(repo: Path, base: str, jobs: int) -> tuple[float, Outcome]:
+    table = default_table()
+    effects = effects_for(repo, os.environ)
+    detection = detect(repo, table)
+    change = collect_changes(effects.checkout(), base, "HEAD", PathClassifier(table=table, matches=detection.matches))
+    stack = Stack(table=table, adapter=table.get("python"))
+    started = time.perf_counter()
+    outcome = judge_change(effects, change, stack, Options(timeout=300, jobs=jobs), lambda judged, total: None)
+    return time.perf_counter() - started, outcome
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=0.3, help="each test's own sleep")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="strength-bench-") as scratch:
+        repo = Path(scratch) / "repo"
+        repo.mkdir()
+        base = build(repo, args.files, args.seconds)
+        one, outcome = judged(repo, base, 1)
+        two, _ = judged(repo, base, 2)
+    assert all(item.verdict is Verdict.RED for item in outcome.judged), [item.reason for item in outcome.judged]
+    runs = sum(run.seconds for item in outcome.judged for run in (item.head, item.base, item.rerun) if run is not None)
+    print(
+        f"strength of {args.files} files (3 runs each): {one:.2f} s with --jobs 1; the test runs themselves"
+        f" {runs:.2f} s; overhead {one / runs:.3f} (target <= 1.15)"
+    )
+    print(f"--jobs 2: {two:.2f} s; speed-up over --jobs 1: {one / two:.2f}x (two cores)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
