@@ -72,6 +72,7 @@ KEYS = (
     "strength-timeout-ms",
     "strength-jobs",
     "strength-shard",
+    "strength-install",
 )
 SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
 LIST_KEYS = ("reports", "gates-off", "fail-on-tags")  # an input of one item a line
@@ -101,6 +102,7 @@ class Settings:
     strength_timeout_ms: int = 600_000  # per run of one test file
     strength_jobs: int = 1  # worktrees run side by side
     strength_shard: str | None = None  # `I/N`: this job judges the I-th of N stable parts of the changed tests
+    strength_install: str | None = None  # a shell command run once in each worktree before its tests (`npm ci`)
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -219,6 +221,7 @@ def resolve(
         ),
         strength_jobs=_whole("strength-jobs", merged.get("strength-jobs", 1), 1, 64),
         strength_shard=parse_shard(str(merged["strength-shard"])).text if merged.get("strength-shard") else None,
+        strength_install=str(merged["strength-install"]) if merged.get("strength-install") else None,
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )

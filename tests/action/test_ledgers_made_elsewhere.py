@@ -16,7 +16,7 @@ from evidence_gate.ledger_document import read_ledger, write_ledger
 from evidence_gate.model import Counts
 from tests.github_fake import FakeGitHub, faults
 
-from ..conftest import Repo
+from ..conftest import Repo, local_environment
 from .harness import (
     FAILING,
     PR,
@@ -197,6 +197,8 @@ def test_duplicates_left_by_concurrent_runs_are_removed(
 def test_a_ledger_made_on_the_runner_is_published_by_the_container_step(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
+    """The runner step (CI) runs the strength gate, which the container cannot: its result crosses
+    in the ledger. The change only adds a comment to shop/cart.py, so its new test is still-green."""
     base, head = pull_request(repo, server)
     made = subprocess.run(
         [
@@ -219,13 +221,18 @@ def test_a_ledger_made_on_the_runner_is_published_by_the_container_step(
         capture_output=True,
         text=True,
         check=False,
+        env={**local_environment(), "CI": "true"},
     )
-    assert made.returncode == 0, made.stderr
+    assert made.returncode == 1, made.stderr  # BLOCKED: a still-green test
     run = action(repo, event(tmp_path, base, head), head, ledger="evidence-gate-ledger.json", reports="")
-    assert run.outputs["verdict"] == "PASS"
+    assert run.outputs["verdict"] == "BLOCKED"
     assert run.ledger.head == head
-    assert len(server.check_runs(head)) == 1
-    assert len(server.comments(PR)) == 1
+    strength = run.ledger.gate("strength")
+    assert strength is not None and strength.verdict is GateVerdict.FAIL
+    (check,) = server.check_runs(head)
+    assert [(note.path, note.annotation_level) for note in check.annotations] == [("tests/test_cart.py", "failure")]
+    (comment,) = server.comments(PR)
+    assert "| tests/test\\_cart.py | ❌ still-green | passes without the change" in comment.body
 
 
 def test_merge_joins_the_ledgers_of_a_matrix(tmp_path: Path) -> None:

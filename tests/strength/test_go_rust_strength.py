@@ -94,3 +94,54 @@ def test_rust_integration_targets_and_module_tests_are_judged(repo: Repo, cli: C
         "src/cart/tests.rs": "the unit tests of cart::tests::",
         "tests/weak.rs": "the integration test target weak",
     }
+
+
+GO_HANGS = GO_TEST.format(package="shop", name="TestWaits", check="false").replace(
+    "\tif false {", "\tfor Total([]int{10}) != 12 {\n\t}\n\tif false {"
+)
+
+
+def test_go_failing_empty_hanging_and_tests_only_changes_are_not_run(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit("base", {"go.mod": GO_MOD, "cart.go": GO_CART})
+    head = {
+        "cart.go": GO_TAXED,
+        "broken_test.go": GO_TEST.format(package="shop", name="TestWrong", check="Total([]int{10}) != 99"),
+        "helpers_test.go": "package shop\n\nfunc prices() []int { return []int{10} }\n",
+        "hangs_test.go": GO_HANGS,
+    }
+    repo.commit("head", head)
+    code, document = strength(cli, repo, base, "--timeout-ms", "15000")
+    reasons = {test["path"]: (test["verdict"], test["reason"]) for test in document["tests"]}
+    assert code == 4
+    assert reasons["broken_test.go"][0] == "not-run" and "fails at the head" in reasons["broken_test.go"][1]
+    assert reasons["helpers_test.go"] == (
+        "not-run",
+        "no unit runs exactly this file's tests: it defines no Test, Example or Fuzz function",
+    )
+    assert reasons["hangs_test.go"][0] == "not-run"
+    assert reasons["hangs_test.go"][1].startswith("timed out without the change")
+    repo.commit("tests only", {"weak_test.go": GO_TEST.format(package="shop", name="TestNil", check="Total(nil) != 0")})
+    code, document = strength(cli, repo, repo.git("rev-parse", "HEAD~1"))
+    assert code == 4 and verdicts(document) == {"weak_test.go": "not-run"}
+
+
+def test_rust_failing_empty_and_hanging_tests_are_not_run(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit(
+        "base", {"Cargo.toml": CARGO, ".gitignore": "target/\n", "src/lib.rs": LIB, "src/cart.rs": RUST_CART}
+    )
+    repo.commit(
+        "head",
+        {
+            "src/cart.rs": RUST_TAXED,
+            "tests/broken.rs": "#[test]\nfn wrong() {\n    assert_eq!(shop::cart::total(&[10]), 99);\n}\n",
+            "tests/empty.rs": "pub fn helper() -> u32 {\n    1\n}\n",
+            "tests/hangs.rs": "#[test]\nfn waits() {\n    while shop::cart::total(&[10]) != 12 {}\n}\n",
+        },
+    )
+    code, document = strength(cli, repo, base, "--timeout-ms", "30000")
+    reasons = {test["path"]: (test["verdict"], test["reason"]) for test in document["tests"]}
+    assert code == 4
+    assert reasons["tests/broken.rs"][0] == "not-run" and "fails at the head" in reasons["tests/broken.rs"][1]
+    assert reasons["tests/empty.rs"] == ("not-run", "executed zero tests at the head")
+    assert reasons["tests/hangs.rs"][0] == "not-run"
+    assert reasons["tests/hangs.rs"][1].startswith("timed out without the change")

@@ -103,3 +103,45 @@ def test_jest_and_vitest_files_are_judged_with_the_callers_node_modules(
     assert code == 1
     strong_run = next(test for test in document["tests"] if test["path"] == "test/strong.test.js")
     assert strong_run["base"]["command"] == command.format(name="strong")
+
+
+def test_node_failing_empty_hanging_and_tests_only_changes_are_not_run(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    base = repo.commit("base", {"package.json": PACKAGE, "cart.js": CART})
+    hangs = "const { total } = require('../cart.js');\ntest('waits', () => {\n  while (total([10]) !== 12) {}\n});\n"
+    repo.commit(
+        "head",
+        {
+            "cart.js": CART_TAXED,
+            "test/broken.test.js": HEAD["test/broken.test.js"],
+            "test/empty.test.js": TEST.format(body="// no test yet\n"),
+            "test/hangs.test.js": TEST.format(body=hangs),
+        },
+    )
+    code, document = strength(cli, repo, base, "--timeout-ms", "10000")
+    reasons = {test["path"]: (test["verdict"], test["reason"]) for test in document["tests"]}
+    assert code == 4
+    assert reasons["test/broken.test.js"][0] == "not-run" and "fails at the head" in reasons["test/broken.test.js"][1]
+    assert reasons["test/empty.test.js"] == ("not-run", "executed zero tests at the head")
+    assert reasons["test/hangs.test.js"][0] == "not-run"
+    assert reasons["test/hangs.test.js"][1].startswith("timed out without the change")
+    repo.commit("tests only", {"test/weak.test.js": HEAD["test/weak.test.js"]})
+    code, document = strength(cli, repo, repo.git("rev-parse", "HEAD~1"))
+    assert code == 4 and verdicts(document) == {"test/weak.test.js": "not-run"}
+
+
+def test_an_install_command_runs_once_in_each_worktree_and_a_failing_one_leaves_the_tests_not_run(
+    repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    base = repo.commit("base", {"package.json": PACKAGE, "cart.js": CART})
+    tests = {name: HEAD[name] for name in ("test/strong.test.js", "test/weak.test.js")}
+    repo.commit("head", {"cart.js": CART_TAXED, **tests})
+    installs = tmp_path / "installs.log"
+    code, document = strength(cli, repo, base, "--install-command", f"pwd >> {installs}", "--jobs", "2")
+    assert verdicts(document) == {"test/strong.test.js": "red", "test/weak.test.js": "still-green"}
+    worktrees = installs.read_text().split()
+    assert len(worktrees) == len(set(worktrees)) == 2  # once in each of the two worktrees
+    code, document = strength(cli, repo, base, "--install-command", "exit 3")
+    assert code == 4
+    assert {test["reason"] for test in document["tests"]} == {"the install command `exit 3` exited 3 in the worktree"}

@@ -158,6 +158,7 @@ def gather(facts: Facts, settings: Settings, effects: Effects) -> StrengthFacts:
             jobs=settings.strength_jobs,
             template=settings.strength_command,
             shard=parse_shard(settings.strength_shard) if settings.strength_shard else None,
+            install=settings.strength_install,
         )
         outcome = judge_change(effects, facts.change, stack, options, lambda judged, total: None)
     except EvidenceGateError as error:

@@ -8,8 +8,11 @@ goes first, and what the tests will load is checked before anything is judged:
 - Python: the worktree's `src/` (a src layout) and its root go first on PYTHONPATH, entries that
   lead into the caller's checkout are dropped, and each changed top-level module is looked up with
   the same interpreter and environment: the file it loads from must lie in the worktree.
-- Node: the caller's `node_modules` is linked in when no lockfile changed, and no package in it may
-  be a link into the caller's checkout.
+- Node: the caller's `node_modules` is linked in when no lockfile changed and no install command is
+  given, and no package in it may be a link into the caller's checkout.
+
+An install command (`strength-install`, `--install-command`: `npm ci`, `go mod download`) runs once
+in each worktree before its first test; failing, it leaves that worktree's tests not-run.
 - Go: no `replace` in go.mod may lead out of the worktree into the caller's checkout.
 """
 
@@ -47,24 +50,45 @@ class Setup:
     problem: str | None = None  # why the tests would not import the worktree's code
 
 
+@dataclass(frozen=True, kw_only=True)
+class Install:
+    command: str | None  # run once in each worktree before any test (`npm ci`), or None
+    link: bool  # link the caller's node_modules in (no install command, and no lockfile changed)
+    timeout: float
+
+
 def prepare(
-    effects: Effects, tree: Path, language: str, production: Iterable[str], lockfile_changed: bool, log: Path
+    effects: Effects, tree: Path, language: str, production: Iterable[str], install: Install, log: Path
 ) -> Setup:
+    """The worktree made ready (dependencies linked or installed), and what its tests will load checked."""
     caller = effects.top.resolve()
+    if language == "javascript" and install.link:
+        _link_node_modules(tree, caller)
+    extra = _python_path(effects, tree, caller) if language == "python" else {}
+    if install.command is not None:
+        run = effects.commands(["sh", "-c", install.command], tree, log, install.timeout, extra=extra)
+        if run.exit_code != 0:
+            why = "timed out" if run.timed_out else f"exited {run.exit_code}"
+            return Setup(extra=extra, problem=f"the install command `{install.command}` {why} in the worktree")
     if language == "python":
-        return _python(effects, tree, caller, production, log)
+        return _python(effects, tree, caller, production, extra, log)
     if language == "javascript":
-        return _node(tree, caller, lockfile_changed)
+        return Setup(problem=_node_links(tree, caller))
     if language == "go":
         return Setup(problem=_go_replace(tree, caller))
     return Setup()
 
 
-def _python(effects: Effects, tree: Path, caller: Path, production: Iterable[str], log: Path) -> Setup:
+def _python_path(effects: Effects, tree: Path, caller: Path) -> dict[str, str]:
     inherited = [entry for entry in effects.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
     first = [str(tree / "src")] if (tree / "src").is_dir() else []
     kept = [entry for entry in inherited if not _inside(Path(entry), caller)]
-    extra = {"PYTHONPATH": os.pathsep.join([*first, str(tree), *kept])}
+    return {"PYTHONPATH": os.pathsep.join([*first, str(tree), *kept])}
+
+
+def _python(
+    effects: Effects, tree: Path, caller: Path, production: Iterable[str], extra: dict[str, str], log: Path
+) -> Setup:
     candidates = module_names(production)
     if not candidates:
         return Setup(extra=extra)
@@ -101,17 +125,22 @@ def module_names(production: Iterable[str]) -> dict[str, str]:
     return names
 
 
-def _node(tree: Path, caller: Path, lockfile_changed: bool) -> Setup:
-    source = caller / "node_modules"
-    target = tree / "node_modules"
-    if source.is_dir() and not target.exists() and not lockfile_changed:
+def _link_node_modules(tree: Path, caller: Path) -> None:
+    source, target = caller / "node_modules", tree / "node_modules"
+    if source.is_dir() and not target.exists():
         target.symlink_to(source, target_is_directory=True)
+
+
+def _node_links(tree: Path, caller: Path) -> str | None:
+    """Why the worktree's node_modules would load the caller's code: a package linked into its checkout."""
+    target = tree / "node_modules"
     if not target.is_dir():
-        return Setup()
+        return None
+    linked = target.resolve()
     for entry in [*target.iterdir(), *(p for s in target.glob("@*") if s.is_dir() for p in s.iterdir())]:
-        if entry.is_symlink() and _inside(entry.resolve(), caller) and not _inside(entry.resolve(), source.resolve()):
-            return Setup(problem=f"node_modules/{entry.relative_to(target)} links to the caller's checkout ({caller})")
-    return Setup()
+        if entry.is_symlink() and _inside(entry.resolve(), caller) and not _inside(entry.resolve(), linked):
+            return f"node_modules/{entry.relative_to(target)} links to the caller's checkout ({caller})"
+    return None
 
 
 def _go_replace(tree: Path, caller: Path) -> str | None:

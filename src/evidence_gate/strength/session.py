@@ -23,7 +23,7 @@ from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import Adapter, AdapterTable
 from evidence_gate.strength.evidence import RunEvidence, new_symbols, read_run, runtime_errors
-from evidence_gate.strength.isolation import LOCKFILES, Setup, prepare
+from evidence_gate.strength.isolation import LOCKFILES, Install, Setup, prepare
 from evidence_gate.strength.plan import Plan, Shard, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
 from evidence_gate.strength.units import Unit, unit_for
@@ -39,6 +39,7 @@ class Options:
     jobs: int = 1
     template: str | None = None  # a shell command with {file}, {dir}, {stem}, instead of the stack's
     shard: Shard | None = None
+    install: str | None = None  # run once in each worktree before its tests (`npm ci`)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,7 +83,12 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
         plan=the_plan,
         head=head,
         symbols=new_symbols(_texts(git, head, the_plan.production), _texts(git, the_plan.merge_base, the_plan.restore)),
-        lockfile_changed=any(PurePosixPath(changed.path).name in LOCKFILES for changed in change.files),
+        install=Install(
+            command=options.install,
+            link=options.install is None
+            and not any(PurePosixPath(changed.path).name in LOCKFILES for changed in change.files),
+            timeout=options.timeout,
+        ),
         progress=progress,
         total=len(tests),
     )
@@ -122,7 +128,7 @@ class _Run:
     plan: Plan
     head: str
     symbols: frozenset[str]
-    lockfile_changed: bool
+    install: Install
     progress: Progress
     total: int
 
@@ -138,7 +144,7 @@ class _Run:
         logs = tree.top.parent / f"{tree.top.name}-logs"
         logs.mkdir()
         language = self.stack.adapter.language
-        setup = prepare(self.effects, tree.top, language, self.plan.production, self.lockfile_changed, logs / "setup")
+        setup = prepare(self.effects, tree.top, language, self.plan.production, self.install, logs / "setup")
         done: list[Judged] = []
         passed: dict[str, tuple[Unit, RunEvidence]] = {}
         for number, path in enumerate(tests):

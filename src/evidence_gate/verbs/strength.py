@@ -50,6 +50,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--test-command", metavar="TEMPLATE", help="the shell command for one file, with {file}, {dir}, {stem}"
     )
     parser.add_argument("--shard", metavar="I/N", help="judge only the I-th of N stable parts of the changed tests")
+    parser.add_argument(
+        "--install-command",
+        metavar="COMMAND",
+        help="run once in each worktree before its tests (npm ci, go mod download)",
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
@@ -67,7 +72,13 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     else:
         stack = Stack(table=adapters, adapter=adapters.get(detection.primary.adapter_id), root=detection.primary.root)
     change = collect_changes(git, args.base, args.head, PathClassifier(table=adapters, matches=detection.matches))
-    options = Options(timeout=args.timeout_ms / 1000, jobs=args.jobs, template=args.test_command, shard=shard)
+    options = Options(
+        timeout=args.timeout_ms / 1000,
+        jobs=args.jobs,
+        template=args.test_command,
+        shard=shard,
+        install=args.install_command,
+    )
     reporter = _Reporter(grouped=in_actions(environ))
     try:
         outcome = judge_change(effects, change, stack, options, reporter.report)
