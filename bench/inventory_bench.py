@@ -27,15 +27,9 @@ from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.tagger import Inventory, inventory
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
+from scratch_repo import git  # bench/, beside this script
 
 TEST = "import pytest\n\n\ndef test_{n}():\n    assert {n} + 1 == {m}\n"
-
-
-def git(repo: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.invalid", GIT_COMMITTER_NAME="b")
-    env.update(GIT_COMMITTER_EMAIL="b@example.invalid")
-    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout.strip()
 
 
 def git_diff(repo: Path, base: str, head: str) -> bytes:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,25 +24,16 @@ from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 from evidence_gate.strength.session import Options, Outcome, Stack, judge_change
 from evidence_gate.strength.verdict import Verdict
+from scratch_repo import git  # bench/, beside this script
 
 TEST = "import time\n\nfrom shop.cart import total\n\n\ndef test_{n}():\n    time.sleep({seconds})\n"
 TEST += "    assert total([10]) == 12\n"
 PYPROJECT = "[project]\nname = 'shop'\nversion = '1'\n\n[tool.pytest.ini_options]\naddopts = '-p no:cacheprovider'\n"
 
 
-def git(repo: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.invalid", GIT_COMMITTER_NAME="b")
-    env.update(GIT_COMMITTER_EMAIL="b@example.invalid")
-    return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout.strip()
-
-
 def build(repo: Path, files: int, seconds: float) -> str:
     git(repo, "init", "--quiet", "--initial-branch=main")
-    pyproject = (
-        "[project]\nname = 'shop'\nversion = '1'\n\n[tool.pytest.ini_options]\naddopts = '-p no:cacheprovider'\n"
-    )
-    (repo / "pyproject.toml").write_text(pyproject)
+    (repo / "pyproject.toml").write_text(PYPROJECT)
     (repo / "src" / "shop").mkdir(parents=True)
     (repo / "src" / "shop" / "__init__.py").write_text("")
     (repo / "src" / "shop" / "cart.py").write_text("def total(prices):\n    return sum(prices)\n")
