@@ -16,3 +16,12 @@ def test_every_python_package_under_src_is_listed_in_pyproject() -> None:
         if "__pycache__" not in init.parts
     }
     assert found | {"evidence_gate.templates"} == listed
+
+
+def test_every_folder_of_python_modules_is_a_package_the_list_can_name() -> None:
+    """A folder of modules without __init__.py imports as a namespace package from a checkout, so
+    only the installed wheel (the container) would miss it."""
+    folders = {
+        path.parent for path in (ROOT / "src" / "evidence_gate").rglob("*.py") if "__pycache__" not in path.parts
+    }
+    assert sorted(str(folder) for folder in folders if not (folder / "__init__.py").is_file()) == []

@@ -290,3 +290,20 @@ def test_in_actions_progress_is_folded_and_hostile_names_stay_text(
     assert lines[0] == "::group::evidence-gate strength: progress" and lines[-1] == "::endgroup::"
     assert "##[" not in result.out + result.err and "::stop-commands::" not in result.out
     assert "strength [1/1] not-run: tests/test_x## [error]forged.py" in result.err
+
+
+def test_a_project_in_a_subfolder_runs_from_its_folder_with_its_own_src_first(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    files = {f"backend/{path}": text for path, text in BASE.items()}
+    base = repo.commit("base", {**files, "README.md": "shop\n"})
+    repo.commit(
+        "head",
+        {"backend/src/shop/cart.py": CART_TAXED, "backend/tests/test_strong.py": HEAD_TESTS["tests/test_strong.py"]},
+    )
+    code, document = strength(cli, repo, base)
+    (test,) = document["tests"]
+    assert (test["path"], test["verdict"]) == ("backend/tests/test_strong.py", "red"), test["reason"]
+    assert test["base"]["command"] == "python -m pytest -rA tests/test_strong.py"
+    assert test["loaded_from"]["shop.cart"] == "backend/src/shop/cart.py"
+    assert code == 0

@@ -58,41 +58,49 @@ class Install:
 
 
 def prepare(
-    effects: Effects, tree: Path, language: str, production: Iterable[str], install: Install, log: Path
+    effects: Effects, tree: Path, root: str, language: str, production: Iterable[str], install: Install, log: Path
 ) -> Setup:
-    """The worktree made ready (dependencies linked or installed), and what its tests will load checked."""
+    """The worktree made ready (dependencies linked or installed), and what its tests will load
+    checked. `root` is the stack's project folder, relative to the top of the worktree and the checkout."""
     caller = effects.top.resolve()
+    project = tree / root
     if language == "javascript" and install.link:
-        _link_node_modules(tree, caller)
-    extra = _python_path(effects, tree, caller) if language == "python" else {}
+        _link_node_modules(project, caller / root)
+    extra = _python_path(effects, project, caller) if language == "python" else {}
     if install.command is not None:
-        run = effects.commands(["sh", "-c", install.command], tree, log, install.timeout, extra=extra)
+        run = effects.commands(["sh", "-c", install.command], project, log, install.timeout, extra=extra)
         if run.exit_code != 0:
             why = "timed out" if run.timed_out else f"exited {run.exit_code}"
             return Setup(extra=extra, problem=f"the install command `{install.command}` {why} in the worktree")
     if language == "python":
-        return _python(effects, tree, caller, production, extra, log)
+        return _python(effects, tree, project, caller, production, extra, log)
     if language == "javascript":
-        return Setup(problem=_node_links(tree, caller))
+        return Setup(problem=_node_links(project, caller))
     if language == "go":
-        return Setup(problem=_go_replace(tree, caller))
+        return Setup(problem=_go_replace(tree, project, caller))
     return Setup()
 
 
-def _python_path(effects: Effects, tree: Path, caller: Path) -> dict[str, str]:
+def _python_path(effects: Effects, project: Path, caller: Path) -> dict[str, str]:
     inherited = [entry for entry in effects.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
-    first = [str(tree / "src")] if (tree / "src").is_dir() else []
+    first = [str(project / "src")] if (project / "src").is_dir() else []
     kept = [entry for entry in inherited if not _inside(Path(entry), caller)]
-    return {"PYTHONPATH": os.pathsep.join([*first, str(tree), *kept])}
+    return {"PYTHONPATH": os.pathsep.join([*first, str(project), *kept])}
 
 
 def _python(
-    effects: Effects, tree: Path, caller: Path, production: Iterable[str], extra: dict[str, str], log: Path
+    effects: Effects,
+    tree: Path,
+    project: Path,
+    caller: Path,
+    production: Iterable[str],
+    extra: dict[str, str],
+    log: Path,
 ) -> Setup:
     candidates = module_names(production)
     if not candidates:
         return Setup(extra=extra)
-    effects.commands(["python", "-c", _FIND_SPEC, *candidates], tree, log, 60.0, extra=extra)
+    effects.commands(["python", "-c", _FIND_SPEC, *candidates], project, log, 60.0, extra=extra)
     loaded: dict[str, str] = {}
     root = tree.resolve()
     for line in log.read_text("utf-8", "replace").splitlines():
@@ -143,8 +151,8 @@ def _node_links(tree: Path, caller: Path) -> str | None:
     return None
 
 
-def _go_replace(tree: Path, caller: Path) -> str | None:
-    for mod in [tree / "go.mod", *tree.glob("*/go.mod")]:
+def _go_replace(tree: Path, project: Path, caller: Path) -> str | None:
+    for mod in [project / "go.mod", *project.glob("*/go.mod")]:
         if not mod.is_file():
             continue
         for line in mod.read_text("utf-8", "replace").splitlines():

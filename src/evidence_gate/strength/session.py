@@ -144,7 +144,8 @@ class _Run:
         logs = tree.top.parent / f"{tree.top.name}-logs"
         logs.mkdir()
         language = self.stack.adapter.language
-        setup = prepare(self.effects, tree.top, language, self.plan.production, self.install, logs / "setup")
+        root = self.stack.root
+        setup = prepare(self.effects, tree.top, root, language, self.plan.production, self.install, logs / "setup")
         done: list[Judged] = []
         passed: dict[str, tuple[Unit, RunEvidence]] = {}
         for number, path in enumerate(tests):
