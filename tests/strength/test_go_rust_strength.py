@@ -145,3 +145,23 @@ def test_rust_failing_empty_and_hanging_tests_are_not_run(repo: Repo, cli: Calla
     assert reasons["tests/empty.rs"] == ("not-run", "executed zero tests at the head")
     assert reasons["tests/hangs.rs"][0] == "not-run"
     assert reasons["tests/hangs.rs"][1].startswith("timed out without the change")
+
+
+def test_rust_a_test_of_a_new_function_is_unjudged_and_a_tests_only_change_not_run(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    base = repo.commit(
+        "base", {"Cargo.toml": CARGO, ".gitignore": "target/\n", "src/lib.rs": LIB, "src/cart.rs": RUST_CART}
+    )
+    discount = "\npub fn discount(price: u32) -> u32 {\n    price * 9 / 10\n}\n"
+    test = "#[test]\nfn discounts() {\n    assert_eq!(shop::cart::discount(10), 9);\n}\n"
+    head = repo.commit("head", {"src/cart.rs": RUST_CART + discount, "tests/discount.rs": test})
+    code, document = strength(cli, repo, base, "--timeout-ms", "120000")
+    (judged,) = document["tests"]
+    assert (judged["verdict"], code) == ("unjudged", 4)
+    assert judged["reason"].startswith("does not load without the change (error[E0425]")
+    repo.commit(
+        "tests only", {"tests/more.rs": "#[test]\nfn empty() {\n    assert_eq!(shop::cart::total(&[]), 0);\n}\n"}
+    )
+    code, document = strength(cli, repo, head)
+    assert code == 4 and verdicts(document) == {"tests/more.rs": "not-run"}

@@ -99,3 +99,58 @@ def test_maven_test_classes_are_judged_each_by_its_class(
         == 'mvn -B test -Dtest="com.example.shop.TaxTest" -Dsurefire.failIfNoSpecifiedTests=false'
     )
     assert tax["base"]["counts"] == {"passed": 0, "failed": 1, "skipped": 0}
+
+
+def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(
+    repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    settings = tmp_path / "settings.xml"
+    settings.write_text(
+        f"<settings><localRepository>{tmp_path / 'm2'}</localRepository><mirrors><mirror><id>debian</id>"
+        f"<mirrorOf>*</mirrorOf><url>file://{MAVEN_REPO}</url></mirror></mirrors></settings>\n"
+    )
+    cart = "src/main/java/com/example/shop/Cart.java"
+    base = repo.commit(
+        "base",
+        {
+            "pom.xml": POM,
+            ".mvn/maven.config": f"-s\n{settings}\n",
+            ".gitignore": "target/\n",
+            cart: java(CART, body="price"),
+        },
+    )
+    test_dir = "src/test/java/com/example/shop"
+    empty = "package com.example.shop;\n\npublic class EmptyTest {\n}\n"
+    hangs = "while (new Cart().total(10) != 12) { Thread.onSpinWait(); }"
+    head = repo.commit(
+        "head",
+        {
+            cart: java(CART, body="price * 12 / 10"),
+            f"{test_dir}/BrokenTest.java": java(
+                TEST, name="BrokenTest", check="assertEquals(99, new Cart().total(10))"
+            ),
+            f"{test_dir}/EmptyTest.java": empty,
+            f"{test_dir}/HangsTest.java": java(TEST, name="HangsTest", check=hangs),
+        },
+    )
+    code, document = strength(cli, repo, base, "--timeout-ms", "45000")
+    reasons = {test["path"].rsplit("/", 1)[1]: (test["verdict"], test["reason"]) for test in document["tests"]}
+    assert code == 4
+    assert reasons["BrokenTest.java"][0] == "not-run" and "fails at the head" in reasons["BrokenTest.java"][1]
+    assert reasons["EmptyTest.java"][0] == "not-run"
+    assert "zero tests" in reasons["EmptyTest.java"][1] or "no test count" in reasons["EmptyTest.java"][1]
+    assert reasons["HangsTest.java"][0] == "not-run"
+    assert reasons["HangsTest.java"][1].startswith("timed out without the change")
+
+    # A test of a method the change adds does not compile without it: unjudged, never red.
+    discount = java(CART, body="price * 12 / 10").replace(
+        "    }\n}\n", "    }\n\n    public int discount(int price) {\n        return price * 9 / 10;\n    }\n}\n"
+    )
+    new = java(TEST, name="DiscountTest", check="assertEquals(9, new Cart().discount(10))")
+    later = repo.commit("discounts", {cart: discount, f"{test_dir}/DiscountTest.java": new})
+    code, document = strength(cli, repo, head, "--timeout-ms", "120000")
+    (judged,) = document["tests"]
+    assert (judged["verdict"], code) == ("unjudged", 4), judged["reason"]
+    repo.commit("tests only", {f"{test_dir}/MoreTest.java": java(TEST, name="MoreTest", check="assertTrue(true)")})
+    code, document = strength(cli, repo, later)
+    assert code == 4 and verdicts(document) == {f"{test_dir}/MoreTest.java": "not-run"}
