@@ -25,7 +25,7 @@ from evidence_gate.strength.verdict import Verdict as StrengthVerdict
 from tests.render.checks import check_structure
 
 from ..conftest import CliResult, Repo, local_environment
-from .literal_facts import facts
+from .literal_facts import TABLE, facts
 
 SETTINGS = Settings(repo=Path("/checkout"))
 
@@ -164,3 +164,16 @@ def test_the_merge_verb_joins_shard_ledgers_read_from_files(tmp_path: Path, cli:
     gate = merged.gate("strength")
     assert gate is not None and gate.verdict is GateVerdict.PASS
     assert gate.headline == "2 changed test files: 1 red, 1 unjudged"
+
+
+def test_a_stack_without_a_per_file_command_says_how_to_give_one(repo: Repo) -> None:
+    change = Change(base="b", head="h", merge_base="m", files=())
+    unknown = replace(facts(), change=change, in_ci=True, adapter=TABLE.get("unknown"))
+    effects = effects_for(repo.path, local_environment())
+    gate = strength.judge(strength.gather(unknown, SETTINGS, effects), SETTINGS)
+    assert (gate.verdict, gate.headline) == (
+        GateVerdict.NOT_APPLICABLE,
+        "the `unknown` stack has no command that runs one test file: set `strength-command` to judge test strength",
+    )
+    given = replace(SETTINGS, strength_command="make test-one FILE={file}")
+    assert strength.judge(strength.gather(unknown, given, effects), given).headline != gate.headline

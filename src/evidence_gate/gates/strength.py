@@ -11,6 +11,7 @@ container has no toolchain and says so ("not run here"), a developer's `run` lea
 | any not-run, other than for want of a production change | unavailable: not judged is not proven |
 | red, with or without unjudged | pass |
 | unjudged only, tests only, or no test changed | not applicable, said so |
+| no per-file command for the stack, and no `strength-command` | not applicable, saying to set one |
 
 Shards of one run (`strength-shard: I/N`) merge into one table (`combine`), judged again as one.
 """
@@ -149,6 +150,15 @@ def gather(facts: Facts, settings: Settings, effects: Effects) -> StrengthFacts:
     if not facts.in_ci:
         return _not_for_this_run(
             "it runs every changed test twice, so only in unattended CI runs; `evidence-gate strength` runs it here"
+        )
+    adapter = facts.adapter
+    runs_files = any(
+        "test_file" in commands for commands in (adapter.commands, *(v.commands for v in adapter.variants))
+    )
+    if settings.strength_command is None and not runs_files:
+        return _not_for_this_run(
+            f"the `{adapter.id}` stack has no command that runs one test file: set `strength-command` to judge"
+            " test strength"
         )
     try:
         refuse_untrusted_head(effects.environ)
