@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -165,3 +166,22 @@ def test_rust_a_test_of_a_new_function_is_unjudged_and_a_tests_only_change_not_r
     )
     code, document = strength(cli, repo, head)
     assert code == 4 and verdicts(document) == {"tests/more.rs": "not-run"}
+
+
+def test_a_go_mod_that_is_a_symlink_is_not_followed(repo: Repo, cli: Callable[..., CliResult], tmp_path: Path) -> None:
+    outside = tmp_path / "go.mod"
+    outside.write_text(GO_MOD)
+    base = repo.commit("base", {"go.mod": GO_MOD, "cart.go": GO_CART})
+    (repo.path / "go.mod").unlink()
+    (repo.path / "go.mod").symlink_to(outside)
+    repo.commit(
+        "head",
+        {
+            "cart.go": GO_TAXED,
+            "strong_test.go": GO_TEST.format(package="shop", name="TestTaxed", check="Total([]int{10}) != 12"),
+        },
+    )
+    code, document = strength(cli, repo, base)
+    (test,) = document["tests"]
+    assert (test["verdict"], code) == ("not-run", 4)
+    assert test["reason"] == "go.mod is a symbolic link: not followed, so its replacements cannot be checked"

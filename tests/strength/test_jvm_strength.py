@@ -54,6 +54,16 @@ TEST = (
 )
 
 
+def offline_settings(folder: Path) -> Path:
+    """Maven's settings: Debian's repository as the only mirror, a throwaway local repository."""
+    settings = folder / "settings.xml"
+    settings.write_text(
+        f"<settings><localRepository>{folder / 'm2'}</localRepository><mirrors><mirror><id>debian</id>"
+        f"<mirrorOf>*</mirrorOf><url>file://{MAVEN_REPO}</url></mirror></mirrors></settings>\n"
+    )
+    return settings
+
+
 def java(template: str, **slots: str) -> str:
     for key, value in slots.items():
         template = template.replace("{" + key + "}", value)
@@ -63,11 +73,7 @@ def java(template: str, **slots: str) -> str:
 def test_maven_test_classes_are_judged_each_by_its_class(
     repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
 ) -> None:
-    settings = tmp_path / "settings.xml"
-    settings.write_text(
-        f"<settings><localRepository>{tmp_path / 'm2'}</localRepository><mirrors><mirror><id>debian</id>"
-        f"<mirrorOf>*</mirrorOf><url>file://{MAVEN_REPO}</url></mirror></mirrors></settings>\n"
-    )
+    settings = offline_settings(tmp_path)
     # Maven reads its command-line options from the project's .mvn/maven.config: the offline mirror.
     base = repo.commit(
         "base",
@@ -104,11 +110,7 @@ def test_maven_test_classes_are_judged_each_by_its_class(
 def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(
     repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
 ) -> None:
-    settings = tmp_path / "settings.xml"
-    settings.write_text(
-        f"<settings><localRepository>{tmp_path / 'm2'}</localRepository><mirrors><mirror><id>debian</id>"
-        f"<mirrorOf>*</mirrorOf><url>file://{MAVEN_REPO}</url></mirror></mirrors></settings>\n"
-    )
+    settings = offline_settings(tmp_path)
     cart = "src/main/java/com/example/shop/Cart.java"
     base = repo.commit(
         "base",

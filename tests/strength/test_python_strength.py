@@ -307,3 +307,19 @@ def test_a_project_in_a_subfolder_runs_from_its_folder_with_its_own_src_first(
     assert test["base"]["command"] == "python -m pytest -rA tests/test_strong.py"
     assert test["loaded_from"]["shop.cart"] == "backend/src/shop/cart.py"
     assert code == 0
+
+
+def test_a_test_file_that_is_a_symlink_is_neither_read_nor_run(
+    repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("def test_outside():\n    assert True\n")
+    base = repo.commit("base", BASE)
+    repo.write({"src/shop/cart.py": CART_TAXED})
+    (repo.path / "tests" / "test_link.py").symlink_to(outside)
+    repo.commit("head")
+    code, document = strength(cli, repo, base)
+    (test,) = document["tests"]
+    assert (test["verdict"], code) == ("not-run", 4)
+    assert test["reason"] == "it is a symbolic link: strength runs no test file that leads elsewhere"
+    assert test["head"] is None

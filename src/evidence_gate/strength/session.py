@@ -153,7 +153,7 @@ class _Run:
                 return done
             unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path))
             head = None
-            why = _not_runnable(unit, setup)
+            why = _not_runnable(unit, setup, linked=(tree.top / path).is_symlink())
             if why is None:
                 head = self._run(tree, unit, setup, logs / f"{number}-head")
                 why = judge_head(head)
@@ -236,13 +236,18 @@ class _Run:
         return judged
 
 
-def _not_runnable(unit: Unit, setup: Setup) -> str | None:
+def _not_runnable(unit: Unit, setup: Setup, *, linked: bool) -> str | None:
+    if linked:  # the pull request's file: a link may lead anywhere on the runner
+        return "it is a symbolic link: strength runs no test file that leads elsewhere"
     if unit.problem is not None:
         return f"no unit runs exactly this file's tests: {unit.problem}"
     return setup.problem
 
 
 def _read(path: Path) -> str:
+    """A changed test file's text, to name its tests; a link is never followed (it is not run either)."""
+    if path.is_symlink():
+        return ""
     try:
         return path.read_text("utf-8", "replace")
     except OSError:
