@@ -40,7 +40,7 @@ from lxml import etree
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import CaseResult, DocumentParser, Reading
-from evidence_gate.summary.xml_documents import utf8_documents
+from evidence_gate.summary.xml_documents import hardened_parser, utf8_documents
 from evidence_gate.workspace import Refused, open_resolved
 
 _DOCTYPE = b"<!DOCTYPE"
@@ -164,22 +164,8 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
     return Reading(parser=PARSER.name, counts=counts, notes=tuple(notes))
 
 
-def _parser() -> etree.XMLPullParser:
-    return etree.XMLPullParser(
-        events=("end",),
-        tag=[f"{{*}}{name}" for name in _EVENT_TAGS],
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
-
-
 def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
-    parser = _parser()
+    parser = hardened_parser(_EVENT_TAGS)
     checked = False
     fed = False
     for piece in pieces:

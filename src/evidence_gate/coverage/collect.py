@@ -1,0 +1,111 @@
+"""The coverage reports of a run read, their names mapped to the repository, merged: a line is
+measured when any report measures it and executed when any report saw it run. Only the files the
+caller wants (the change's production files) are kept, so a report of any size costs the memory of
+the change, not of the report."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evidence_gate.coverage.model import FileHits, Lines, SourceRoots, UnreadableReport
+from evidence_gate.coverage.paths import PathMapper
+from evidence_gate.coverage.registry import reader
+
+MAX_UNMAPPED = 50
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageReport:
+    """One report to read: the file, its format, how reviewers see its name, and its directory
+    relative to the checkout's top (None when it lies outside, given on the command line)."""
+
+    path: Path
+    format: str
+    shown: str
+    directory: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportRead:
+    shown: str
+    format: str
+    files: int  # file entries the report holds
+    mapped: int  # of them, those that name a repository file
+    problem: str | None = None  # why the report could not be used
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageMap:
+    files: dict[str, Lines]  # repository path -> its merged coverage, for the wanted files
+    reports: tuple[ReportRead, ...]
+    unmapped: tuple[str, ...] = ()  # "name (report): why", the first MAX_UNMAPPED
+    unmapped_total: int = 0
+    contexts: bool = False  # some report recorded which test ran each line
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return tuple(f"{read.shown}: {read.problem}" for read in self.reports if read.problem)
+
+
+@dataclass
+class _Merged:
+    hits: dict[int, int] = field(default_factory=dict)
+    contexts: dict[int, set[str]] | None = None
+
+    def add(self, file: FileHits) -> None:
+        for line, count in file.hits.items():
+            self.hits[line] = max(self.hits.get(line, 0), count)
+        if file.contexts is not None:
+            merged = self.contexts if self.contexts is not None else {}
+            for line, names in file.contexts.items():
+                merged.setdefault(line, set()).update(names)
+            self.contexts = merged
+
+    def lines(self) -> Lines:
+        covered = frozenset(line for line, count in self.hits.items() if count > 0)
+        contexts = None if self.contexts is None else {line: frozenset(names) for line, names in self.contexts.items()}
+        return Lines(measured=frozenset(self.hits), covered=covered, contexts=contexts)
+
+
+def collect(reports: Iterable[CoverageReport], mapper: PathMapper, wanted: Collection[str]) -> CoverageMap:
+    """Every report read and merged over the `wanted` repository files."""
+    merged: dict[str, _Merged] = {}
+    reads: list[ReportRead] = []
+    unmapped: list[str] = []
+    unmapped_total = 0
+    for report in reports:
+        files = mapped = 0
+        roots: tuple[str, ...] = ()
+        problem = None
+        try:
+            for event in reader(report.format).read(report.path):
+                if isinstance(event, SourceRoots):
+                    roots = event.roots
+                    continue
+                files += 1
+                found = mapper.map(event.name, report.directory, roots)
+                if found.path is None:
+                    unmapped_total += 1
+                    if len(unmapped) < MAX_UNMAPPED:
+                        unmapped.append(f"{event.name[:300]} ({report.shown}): {found.reason}")
+                    continue
+                mapped += 1
+                if found.path in wanted:
+                    merged.setdefault(found.path, _Merged()).add(event)
+        except UnreadableReport as error:
+            problem = f"unreadable {reader(report.format).title}: {error}"
+        if problem is None and files and not mapped:
+            problem = (
+                f"none of its {files} files is a file of this repository; run the tests from the checkout, "
+                "or give the report's source root (Cobertura `<source>`) as it was on that machine"
+            )
+        reads.append(ReportRead(shown=report.shown, format=report.format, files=files, mapped=mapped, problem=problem))
+    return CoverageMap(
+        files={path: value.lines() for path, value in merged.items()},
+        reports=tuple(reads),
+        unmapped=tuple(unmapped),
+        unmapped_total=unmapped_total,
+        contexts=any(value.contexts is not None for value in merged.values()),
+    )

@@ -1,0 +1,46 @@
+"""The values a coverage report is read into, before and after its paths are mapped."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(kw_only=True)
+class FileHits:
+    """One source file as a report names it: each measured line's hit count (0: measured, not
+    executed), and with coverage.py's dynamic contexts, the contexts that executed each line."""
+
+    name: str
+    hits: dict[int, int] = field(default_factory=dict)
+    contexts: dict[int, frozenset[str]] | None = None
+
+    def add(self, line: int, count: int) -> None:
+        """A line seen once more (Cobertura lists a line under its method and its class): hit if any says so."""
+        if count > self.hits.get(line, 0) or line not in self.hits:
+            self.hits[line] = count
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceRoots:
+    """The directories a report says its file names are relative to (Cobertura's `<source>`)."""
+
+    roots: tuple[str, ...]
+
+
+class UnreadableReport(Exception):
+    """A coverage report that cannot be read; the message says why, in one line."""
+
+
+Event = FileHits | SourceRoots
+Events = Iterator[Event]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Lines:
+    """One repository file's coverage, every report merged: the measured lines, those executed, and
+    (where a report recorded them) the test contexts that executed each line."""
+
+    measured: frozenset[int]
+    covered: frozenset[int]
+    contexts: Mapping[int, frozenset[str]] | None = None

@@ -1,0 +1,51 @@
+"""Go coverage profiles (`go test -coverprofile`, any `-covermode`).
+
+After `mode: set|count|atomic`, each line is a block: `<import path>/<file>.go:L1.C1,L2.C2 <statements>
+<count>`. A block's lines L1 to L2 are measured (a block of no statements measures nothing), and a
+line is executed when any block over it ran: the line of `if x {` belongs to the block before the
+`{` (which ran) and to the body after it (which may not have). Blocks of one file may repeat (one
+profile per package concatenated, or `-coverpkg` across packages): their counts add. File names are
+import paths, mapped to the repository through the nearest `go.mod` (see `coverage/paths.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
+from evidence_gate.coverage.readers.base import Reader
+from evidence_gate.coverage.readers.text import text_lines
+
+_MODE = re.compile(rb"^\s*mode: (?:set|count|atomic)\s*$", re.MULTILINE)
+_BLOCK = re.compile(r"^(?P<file>.+):(?P<l1>\d+)\.(?P<c1>\d+),(?P<l2>\d+)\.(?P<c2>\d+) (?P<stmts>\d+) (?P<count>\d+)$")
+
+
+def recognises(head: bytes) -> bool:
+    first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
+    return _MODE.match(first) is not None
+
+
+def read(path: Path) -> Events:
+    files: dict[str, FileHits] = {}
+    for number, line in text_lines(path):
+        if not line.strip() or line.startswith("mode: "):
+            continue
+        block = _BLOCK.match(line)
+        if block is None:
+            raise UnreadableReport(f"line {number} is not a coverage block ('file.go:L.C,L.C statements count')")
+        first, last = int(block["l1"]), int(block["l2"])
+        if last < first:
+            raise UnreadableReport(f"line {number}: the block ends (line {last}) before it starts (line {first})")
+        if int(block["stmts"]) == 0:
+            continue
+        hits = files.setdefault(block["file"], FileHits(name=block["file"]))
+        count = int(block["count"])
+        for covered in range(first, last + 1):
+            hits.hits[covered] = hits.hits.get(covered, 0) + count
+    if not files:
+        raise UnreadableReport("a Go coverage profile with no block: it measured no file")
+    yield from files.values()
+
+
+READER = Reader(name="gocover", title="Go coverage profile", recognises=recognises, read=read)
