@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import RunInputs, gather
 from evidence_gate.gates.gate import Gate
 from evidence_gate.gates.registry import GATES, check_gate_ids
-from evidence_gate.ledger import Ledger, compare, overall_verdict
+from evidence_gate.ledger import GateResult, Ledger, compare, overall_verdict
 from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 
@@ -23,7 +24,10 @@ def run_pipeline(settings: Settings, inputs: RunInputs, effects: Effects, gates:
     judging them in turn."""
     check_gate_ids(settings.gates_off, tuple(gate.id for gate in gates))
     facts = gather(settings, inputs, effects)
-    results = tuple(gate.result(facts, settings, effects) for gate in gates)
+    judged: dict[str, GateResult] = {}
+    for gate in gates:
+        judged[gate.id] = gate.result(facts, settings, effects, MappingProxyType(dict(judged)))
+    results = tuple(judged.values())
     ledger = Ledger(
         verdict=overall_verdict(results),
         head=facts.head,

@@ -13,6 +13,7 @@ import pytest
 
 from evidence_gate.effects import effects_for
 from evidence_gate.gates import strength
+from evidence_gate.gates.gate import NONE_EARLIER
 from evidence_gate.gates.registry import combine_shards
 from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, merge, overall_verdict
 from evidence_gate.ledger_document import ledger_json, read_ledgers
@@ -90,14 +91,16 @@ def test_the_container_a_laptop_and_a_fork_head_under_pull_request_target_do_not
     change = Change(base="b", head="h", merge_base="m", files=())
     effects = effects_for(repo.path, local_environment())
     ci = replace(facts(), change=change, in_ci=True)
-    container = strength.judge(strength.gather(ci, SETTINGS, replace(effects, runs_tests=False)), SETTINGS)
+    container = strength.judge(
+        strength.gather(ci, SETTINGS, replace(effects, runs_tests=False), NONE_EARLIER), SETTINGS
+    )
     assert (container.verdict, container.headline) == (
         GateVerdict.NOT_APPLICABLE,
         "not run here: it runs the project's tests, so use the runner step (run/action.yml)",
     )
-    laptop = strength.judge(strength.gather(replace(ci, in_ci=False), SETTINGS, effects), SETTINGS)
+    laptop = strength.judge(strength.gather(replace(ci, in_ci=False), SETTINGS, effects, NONE_EARLIER), SETTINGS)
     assert laptop.verdict is GateVerdict.NOT_APPLICABLE and "unattended CI runs" in laptop.headline
-    no_base = strength.judge(strength.gather(replace(ci, change=None), SETTINGS, effects), SETTINGS)
+    no_base = strength.judge(strength.gather(replace(ci, change=None), SETTINGS, effects, NONE_EARLIER), SETTINGS)
     assert no_base.verdict is GateVerdict.NOT_APPLICABLE and "no base" in no_base.headline
     event = tmp_path / "event.json"
     fork = {"number": 1, "head": {"repo": {"full_name": "mallory/shop"}, "sha": "h"}, "base": {"sha": "b"}}
@@ -108,7 +111,8 @@ def test_the_container_a_laptop_and_a_fork_head_under_pull_request_target_do_not
         "GITHUB_EVENT_PATH": str(event),
     }
     refused = strength.judge(
-        strength.gather(ci, SETTINGS, replace(effects, environ={**local_environment(), **target})), SETTINGS
+        strength.gather(ci, SETTINGS, replace(effects, environ={**local_environment(), **target}), NONE_EARLIER),
+        SETTINGS,
     )
     assert refused.verdict is GateVerdict.UNAVAILABLE
     assert refused.headline.startswith("the strength runs could not start: refusing to run repository code")
@@ -170,10 +174,10 @@ def test_a_stack_without_a_per_file_command_says_how_to_give_one(repo: Repo) -> 
     change = Change(base="b", head="h", merge_base="m", files=())
     unknown = replace(facts(), change=change, in_ci=True, adapter=TABLE.get("unknown"))
     effects = effects_for(repo.path, local_environment())
-    gate = strength.judge(strength.gather(unknown, SETTINGS, effects), SETTINGS)
+    gate = strength.judge(strength.gather(unknown, SETTINGS, effects, NONE_EARLIER), SETTINGS)
     assert (gate.verdict, gate.headline) == (
         GateVerdict.NOT_APPLICABLE,
         "the `unknown` stack has no command that runs one test file: set `strength-command` to judge test strength",
     )
     given = replace(SETTINGS, strength_command="make test-one FILE={file}")
-    assert strength.judge(strength.gather(unknown, given, effects), given).headline != gate.headline
+    assert strength.judge(strength.gather(unknown, given, effects, NONE_EARLIER), given).headline != gate.headline

@@ -18,7 +18,7 @@ from evidence_gate.criteria_source import Criterion, TagTally, TooManyCriteria, 
 from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Gate
+from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.integrity.frozen import RECORD, parse_record
 from evidence_gate.ledger import GateResult, GateVerdict
 from evidence_gate.model import TestSummary
@@ -217,7 +217,7 @@ DATA_SCHEMA: dict[str, Any] = {
 }
 
 
-def gather(facts: Facts, settings: Settings, effects: Effects) -> CriteriaFacts:
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> CriteriaFacts:
     """The body's checklist parsed and, when there is something to judge, the tags looked up in the
     test files (one `git grep`)."""
     body = facts.pull_request.body if facts.pull_request else ""

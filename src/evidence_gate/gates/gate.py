@@ -1,8 +1,9 @@
 """What a gate is: an id, a title, a pure `judge`, and where it needs one, a `gather` step.
 
-`gather(facts, settings, effects)` reads what only this gate needs, beyond the facts every gate
-shares (the tags in the test sources; later, a run of the changed tests in a worktree of its own),
-through the effects passed in, and returns the gate's own facts value. `judge(gate_facts,
+`gather(facts, settings, effects, earlier)` reads what only this gate needs, beyond the facts every
+gate shares (the tags in the test sources, a run of the changed tests in a worktree of its own),
+through the effects passed in, and returns the gate's own facts value. `earlier` holds the results
+of the gates judged before it, by id: coverage weighs its lines by what strength found. `judge(gate_facts,
 settings)` decides, from values only, so a test hands it literal facts. A gate switched off by the
 configuration (`gates-off`) is neither gathered nor judged: it is shown as off.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from evidence_gate.effects import Effects
@@ -36,7 +38,11 @@ class DataType:
     combine: Callable[[GateData, GateData], GateResult] | None = None
 
 
-def shared_facts(facts: Facts, settings: Settings, effects: Effects) -> Facts:
+Earlier = Mapping[str, GateResult]
+NONE_EARLIER: Earlier = MappingProxyType({})
+
+
+def shared_facts(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> Facts:
     """The `gather` of a gate that judges the shared facts alone."""
     return facts
 
@@ -45,11 +51,11 @@ def shared_facts(facts: Facts, settings: Settings, effects: Effects) -> Facts:
 class Gate(Generic[F]):
     id: str
     title: str
-    gather: Callable[[Facts, Settings, Effects], F]
+    gather: Callable[[Facts, Settings, Effects, Earlier], F]
     judge: Callable[[F, Settings], GateResult]
     data: DataType | None = None
 
-    def result(self, facts: Facts, settings: Settings, effects: Effects) -> GateResult:
+    def result(self, facts: Facts, settings: Settings, effects: Effects, earlier: Earlier = NONE_EARLIER) -> GateResult:
         if self.id in settings.gates_off:
             return GateResult(
                 id=self.id,
@@ -57,4 +63,4 @@ class Gate(Generic[F]):
                 verdict=GateVerdict.OFF,
                 headline="switched off by the configuration (`gates-off`)",
             )
-        return self.judge(self.gather(facts, settings, effects), settings)
+        return self.judge(self.gather(facts, settings, effects, earlier), settings)

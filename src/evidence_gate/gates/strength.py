@@ -26,7 +26,7 @@ from typing import Any
 from evidence_gate.effects import Effects
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Gate
+from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.ledger import Annotation, GateData, GateResult, GateVerdict
 from evidence_gate.runner import refuse_untrusted_head
 from evidence_gate.settings import Settings
@@ -142,7 +142,7 @@ DATA_SCHEMA: dict[str, Any] = {
 }
 
 
-def gather(facts: Facts, settings: Settings, effects: Effects) -> StrengthFacts:
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> StrengthFacts:
     if facts.change is None:
         return _not_for_this_run("no base was given, so there is no production change to take away")
     if not effects.runs_tests:
