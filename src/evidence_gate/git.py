@@ -177,6 +177,14 @@ class Git:
                 names.append(os.fsdecode(name))
         return tuple(names)
 
+    def files_at(self, commit: str) -> tuple[str, ...]:
+        """Every file path of `commit` (for `WORKTREE`: tracked and untracked, not ignored), `/`-separated."""
+        if commit == WORKTREE:
+            output = self._run(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]).stdout
+        else:
+            output = self._run(["ls-tree", "-r", "-z", "--name-only", "--end-of-options", commit]).stdout
+        return tuple(dict.fromkeys(os.fsdecode(name) for name in output.split(b"\0") if name))
+
     def tracked(self, relatives: Iterable[Path]) -> set[Path]:
         """Which of `relatives` (to the top of the work tree) git tracks.
 

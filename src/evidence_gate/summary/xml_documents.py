@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import BinaryIO, Protocol
+from typing import TYPE_CHECKING, BinaryIO, Protocol, cast
 
 from lxml import etree
+
+if TYPE_CHECKING:
+    from lxml.etree._parser import CustomTargetParser
 
 from evidence_gate.summary.encoding import Utf8Stream, detect_encoding, is_wide
 
@@ -32,6 +35,23 @@ def hardened_parser(tags: tuple[str, ...]) -> etree.XMLPullParser:
     return etree.XMLPullParser(
         events=("end",),
         tag=[f"{{*}}{name}" for name in tags],
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
+
+
+def hardened_target_parser(target: object) -> CustomTargetParser[None]:
+    """The same hardening as `hardened_parser`, for a reader that takes each element's start, end and
+    text as calls on `target` (lxml's parser target): no tree is built at all, so a report of any
+    size costs the reader's own state, and a line element one call."""
+    return etree.XMLParser(
+        # lxml calls only the methods a target has; the stubs' protocol lists every one there is.
+        target=cast("etree.ParserTarget[None]", target),
         resolve_entities=False,
         no_network=True,
         load_dtd=False,

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from lxml import etree
 
-from evidence_gate.coverage.model import Events, UnreadableReport
-from evidence_gate.summary.xml_documents import hardened_parser, utf8_documents
+from evidence_gate.coverage.model import Event, Events, UnreadableReport
+from evidence_gate.summary.xml_documents import hardened_target_parser, utf8_documents
 from evidence_gate.workspace import open_resolved
 
-_INTERNAL_SUBSET = (
-    "the report's DOCTYPE declares an internal subset (where entities are defined); "
-    "no coverage tool writes one, so it is refused"
+_QUOTED = r"""(?:"[^"]*"|'[^']*')"""
+# A DOCTYPE that only names an external DTD (JaCoCo's `report.dtd`, old Cobertura's URL), which is never loaded.
+_EXTERNAL_ONLY = re.compile(
+    rf"<!DOCTYPE\s+[\w:.-]+(?:\s+(?:SYSTEM\s+{_QUOTED}|PUBLIC\s+{_QUOTED}\s+{_QUOTED}))?\s*>".encode()
+)
+_DOCTYPE = b"<!DOCTYPE"
+_REFUSED = (
+    "the report's DOCTYPE declares an internal subset (where entities are defined), or is not a plain "
+    "external one; no coverage tool writes that, so it is refused"
 )
 
 
@@ -28,45 +36,57 @@ class Reader:
     read: Callable[[Path], Events]
 
 
-def xml_elements(path: Path, tags: tuple[str, ...]) -> Iterator[etree._Element]:
-    """The end of each element of these names, streamed through the hardened parser; the caller
-    clears what it has read (`release`). A DOCTYPE naming an external DTD (JaCoCo's, old
-    Cobertura's) is allowed, never loaded; one with an internal subset is refused."""
+class Target(Protocol):
+    """An XML reader's state, fed by the parser with each element's start (and, where the target has
+    them, `end(tag)` and `data(text)`: lxml calls only the methods a target defines)."""
+
+    events: list[Event]
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def xml_events(path: Path, target: Target) -> Events:
+    """The events `target` makes of the report, as the report streams through the hardened parser
+    (one parser target call per element, no tree). A DOCTYPE that only names an external DTD is
+    allowed and never loaded; any other DOCTYPE is refused before a byte is parsed."""
     try:
         with open_resolved(path) as handle:
             for document in utf8_documents(handle):
-                parser = hardened_parser(tags)
-                checked = False
+                parser = hardened_target_parser(target)
+                prolog = True
                 for piece in document:
+                    if prolog and piece.strip():
+                        check_doctype(piece)
+                        prolog = False
                     parser.feed(piece)
-                    for _, element in parser.read_events():
-                        if not checked:
-                            _check_doctype(element)
-                            checked = True
-                        yield element
+                    yield from _drain(target)
                 parser.close()
-                for _, element in parser.read_events():
-                    yield element
+                yield from _drain(target)
     except etree.XMLSyntaxError as error:
         raise UnreadableReport(f"malformed XML ({str(error).splitlines()[0]})") from error
     except OSError as error:
         raise UnreadableReport(f"cannot read ({error.strerror or error})") from error
 
 
-def _check_doctype(element: etree._Element) -> None:
-    """libxml2 keeps an external-only DOCTYPE as an empty internal DTD: refused only if it declares anything."""
-    subset = element.getroottree().docinfo.internalDTD
-    if subset is not None and (any(True for _ in subset.iterentities()) or subset.elements()):
-        raise UnreadableReport(_INTERNAL_SUBSET)
+def _drain(target: Target) -> list[Event]:
+    events, target.events = target.events, []
+    return events
 
 
-def release(element: etree._Element) -> None:
-    """Free an element read, and the siblings read before it."""
-    element.clear(keep_tail=False)
-    parent = element.getparent()
-    if parent is not None:
-        while element.getprevious() is not None:
-            del parent[0]
+def check_doctype(head: bytes) -> None:
+    """Refuse a DOCTYPE in a document's first bytes unless it only names an external DTD."""
+    start = head.find(_DOCTYPE)
+    if start == -1 or start > head.find(b"<", head.find(b"?>") + 1):
+        return  # none, or (after the root element's start) text, not a declaration
+    if _EXTERNAL_ONLY.match(head, start) is None:
+        raise UnreadableReport(_REFUSED)
+
+
+def local(tag: str) -> str:
+    """`{namespace}name` -> `name`."""
+    return tag[tag.index("}") + 1 :] if tag[:1] == "{" else tag
 
 
 def whole_number(value: str | None, what: str) -> int:

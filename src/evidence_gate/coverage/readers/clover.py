@@ -9,44 +9,57 @@ its `name` (nyc writes the base name in `name` and the full path in `path`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from lxml import etree
-
-from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
-from evidence_gate.coverage.readers.base import Reader, release, root_tag, whole_number, xml_elements
-
-_TAGS = ("line", "file")
+from evidence_gate.coverage.model import Event, Events, FileHits, UnreadableReport
+from evidence_gate.coverage.readers.base import Reader, local, root_tag, whole_number, xml_events
 
 
 def recognises(head: bytes) -> bool:
     return root_tag(head) == b"coverage" and b"<project" in head
 
 
+class _Target:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.file: FileHits | None = None
+        self.files = 0
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        tag = local(tag)
+        if tag == "line" and self.file is not None:
+            count = max(_count(attrib, "count"), _count(attrib, "truecount"), _count(attrib, "falsecount"))
+            self.file.add(whole_number(attrib.get("num"), "a line's num"), count)
+        elif tag == "file":
+            name = attrib.get("path") or attrib.get("name")
+            if not name:
+                raise UnreadableReport("a <file> has neither a path nor a name")
+            self.file = FileHits(name=name)
+
+    def end(self, tag: str) -> None:
+        if local(tag) == "file" and self.file is not None:
+            self.events.append(self.file)
+            self.file = None
+            self.files += 1
+
+    def data(self, text: str) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
 def read(path: Path) -> Events:
-    current = FileHits(name="")
-    seen_file = False
-    for element in xml_elements(path, _TAGS):
-        if element.tag == "line" or str(element.tag).endswith("}line"):
-            count = max(_count(element, "count"), _count(element, "truecount"), _count(element, "falsecount"))
-            current.add(whole_number(element.get("num"), "a line's num"), count)
-            element.clear(keep_tail=False)
-            continue
-        name = element.get("path") or element.get("name")
-        if not name:
-            raise UnreadableReport("a <file> has neither a path nor a name")
-        current.name = name
-        seen_file = True
-        yield current
-        current = FileHits(name="")
-        release(element)
-    if not seen_file:
+    target = _Target()
+    yield from xml_events(path, target)
+    if not target.files:
         raise UnreadableReport("a Clover report with no <file> element: it measured no file")
 
 
-def _count(element: etree._Element, attribute: str) -> int:
-    value = element.get(attribute)
-    return 0 if value is None else whole_number(value, f"a line's {attribute}")
+def _count(attrib: Mapping[str, str], name: str) -> int:
+    value = attrib.get(name)
+    return 0 if value is None else whole_number(value, f"a line's {name}")
 
 
 READER = Reader(name="clover", title="Clover XML", recognises=recognises, read=read)

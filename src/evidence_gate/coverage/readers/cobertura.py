@@ -10,12 +10,17 @@ uses `<coverage>`, but with a `<project>` inside.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, SourceRoots, UnreadableReport
-from evidence_gate.coverage.readers.base import Reader, release, root_tag, whole_number, xml_elements
+from lxml import etree
 
-_TAGS = ("source", "sources", "line", "class")
+from evidence_gate.coverage.model import Event, Events, FileHits, SourceRoots, UnreadableReport
+from evidence_gate.coverage.readers.base import Reader, check_doctype, local, root_tag, whole_number, xml_events
+from evidence_gate.summary.xml_documents import hardened_parser
+from evidence_gate.workspace import open_resolved
+
+_SOURCES_BYTES = 1024 * 1024
 
 
 def recognises(head: bytes) -> bool:
@@ -24,33 +29,74 @@ def recognises(head: bytes) -> bool:
     return b"<project" not in head and any(sign in head for sign in (b"line-rate", b"<sources", b"<packages"))
 
 
-def read(path: Path) -> Events:
-    roots: list[str] = []
-    current = FileHits(name="")
-    seen_class = False
-    for element in xml_elements(path, _TAGS):
-        tag = element.tag if isinstance(element.tag, str) else ""
-        tag = tag.rsplit("}", 1)[-1]
+class _Target:
+    """Only element starts reach Python (no end, no text): a file is complete when the next class
+    starts, or the document ends. The roots come from `<sources>`, read apart (`_roots`)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.hits: dict[int, int] = {}
+        self.name: str | None = None
+        self.classes = 0
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        if tag == "line":  # the hot path, once per line of the report
+            try:
+                line, hit = int(attrib["number"]), int(attrib["hits"])
+            except (KeyError, ValueError):
+                line, hit = whole_number(attrib.get("number"), "a line's number"), _hits(attrib.get("hits"))
+            if line < 0 or hit < 0:
+                line, hit = whole_number(str(line), "a line's number"), _hits(str(hit))
+            hits = self.hits
+            if hit > hits.get(line, -1):
+                hits[line] = hit
+            return
+        tag = local(tag)
         if tag == "line":
-            current.add(whole_number(element.get("number"), "a line's number"), _hits(element.get("hits")))
-            element.clear(keep_tail=False)
+            self.start(tag, attrib)
         elif tag == "class":
-            name = element.get("filename")
-            if not name:
+            self._flush()
+            self.name = attrib.get("filename")
+            if not self.name:
                 raise UnreadableReport("a <class> has no filename")
-            current.name = name
-            seen_class = True
-            yield current
-            current = FileHits(name="")
-            release(element)
-        elif tag == "source":
-            if element.text and element.text.strip():
-                roots.append(element.text.strip())
-        elif tag == "sources":
-            yield SourceRoots(roots=tuple(roots))
-            release(element)
-    if not seen_class:
+
+    def _flush(self) -> None:
+        if self.name:
+            self.events.append(FileHits(name=self.name, hits=self.hits))
+            self.hits, self.name = {}, None
+            self.classes += 1
+
+    def close(self) -> None:
+        self._flush()
+
+
+def read(path: Path) -> Events:
+    yield SourceRoots(roots=_roots(path))
+    target = _Target()
+    yield from xml_events(path, target)
+    if not target.classes:
         raise UnreadableReport("a Cobertura report with no <class> element: it measured no file")
+
+
+def _roots(path: Path) -> tuple[str, ...]:
+    """The `<source>` roots. Cobertura writes `<sources>` before any package, so they are read from
+    the report's first bytes alone, through the hardened parser."""
+    try:
+        with open_resolved(path) as handle:
+            head = handle.read(_SOURCES_BYTES)
+    except OSError as error:
+        raise UnreadableReport(f"cannot read ({error.strerror or error})") from error
+    check_doctype(head)
+    start, end = head.find(b"<sources"), head.find(b"</sources>")
+    if start == -1 or end < start:
+        return ()
+    parser = hardened_parser(("source",))
+    try:
+        parser.feed(head[start : end + len(b"</sources>")])
+        parser.close()
+    except etree.XMLSyntaxError as error:
+        raise UnreadableReport(f"malformed XML in <sources> ({str(error).splitlines()[0]})") from error
+    return tuple(text for _, element in parser.read_events() if (text := (element.text or "").strip()))
 
 
 def _hits(value: str | None) -> int:

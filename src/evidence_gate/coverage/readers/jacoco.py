@@ -9,39 +9,56 @@ a DOCTYPE naming its external `report.dtd`: allowed, never loaded.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
-from evidence_gate.coverage.readers.base import Reader, release, root_tag, whole_number, xml_elements
-
-_TAGS = ("line", "sourcefile", "package")
+from evidence_gate.coverage.model import Event, Events, FileHits, UnreadableReport
+from evidence_gate.coverage.readers.base import Reader, local, root_tag, whole_number, xml_events
 
 
 def recognises(head: bytes) -> bool:
     return root_tag(head) == b"report" and (b"JACOCO" in head or b"<sessioninfo" in head)
 
 
-def read(path: Path) -> Events:
-    current = FileHits(name="")
-    package = None
-    for element in xml_elements(path, _TAGS):
-        tag = str(element.tag).rsplit("}", 1)[-1]
-        if tag == "line":
-            current.add(whole_number(element.get("nr"), "a line's nr"), whole_number(element.get("ci"), "a line's ci"))
-            element.clear(keep_tail=False)
+class _Target:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.package: str | None = None
+        self.file: FileHits | None = None
+        self.files = 0
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        tag = local(tag)
+        if tag == "line" and self.file is not None:
+            self.file.add(whole_number(attrib.get("nr"), "a line's nr"), whole_number(attrib.get("ci"), "a line's ci"))
+        elif tag == "package":
+            self.package = attrib.get("name", "")
         elif tag == "sourcefile":
-            parent = element.getparent()
-            package = parent.get("name") if parent is not None else None
-            name = element.get("name")
-            if not name or package is None:
+            name = attrib.get("name")
+            if not name or self.package is None:
                 raise UnreadableReport("a <sourcefile> has no name, or no <package> around it")
-            current.name = f"{package}/{name}" if package else name
-            yield current
-            current = FileHits(name="")
-            element.clear(keep_tail=False)
-        else:
-            release(element)
-    if package is None:
+            self.file = FileHits(name=f"{self.package}/{name}" if self.package else name)
+
+    def end(self, tag: str) -> None:
+        tag = local(tag)
+        if tag == "sourcefile" and self.file is not None:
+            self.events.append(self.file)
+            self.file = None
+            self.files += 1
+        elif tag == "package":
+            self.package = None
+
+    def data(self, text: str) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def read(path: Path) -> Events:
+    target = _Target()
+    yield from xml_events(path, target)
+    if not target.files:
         raise UnreadableReport("a JaCoCo report with no <sourcefile> element: it measured no file")
 
 

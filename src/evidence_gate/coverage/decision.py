@@ -1,0 +1,121 @@
+"""What the coverage gate decides, from the measures, the thresholds and the author's labels.
+
+The number judged, first matching row: no percentage (no changed production line, a test-only diff,
+no report, nothing executable) → skipped; value weighting switched off → coverage by any test;
+value-weighted coverage unavailable → coverage by any test, and said why; value-weighted above
+coverage by any test → clamped to it, and said; else value-weighted. Percentages are exact
+(Decimal) and shown rounded down, so a number never overstates: 79.99 is not "80%".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+from enum import StrEnum
+
+from evidence_gate.coverage.measure import Measures
+
+SKIPPED = "Coverage gate: could not determine percentage — skipping."
+ACCEPT_RISK = "coverage:accept-risk"
+INTENTIONAL = "coverage:intentional"
+OVERRIDE = "coverage:override"
+
+
+class Outcome(StrEnum):
+    SKIPPED = "skipped"
+    INFORMATIONAL = "informational"  # fewer changed lines than `min-changed-lines`
+    TARGET = "target"  # at or above the target
+    BELOW_TARGET = "below-target"  # at or above the minimum
+    ACCEPTED = "accepted"  # below the target, `coverage:accept-risk`
+    INTENTIONAL = "intentional"  # below the target, `coverage:intentional`
+    CRITICAL = "critical"  # below the minimum
+    OVERRIDDEN = "overridden"  # below the minimum, `coverage:override`
+
+
+@dataclass(frozen=True, kw_only=True)
+class Thresholds:
+    minimum: int
+    target: int
+    min_changed_lines: int
+    value_weighting: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Decision:
+    outcome: Outcome
+    number: Decimal | None  # the percentage judged
+    value_weighted: bool  # whether `number` is the value-weighted one
+    message: str
+    notes: tuple[str, ...] = ()
+
+
+def shown(number: Decimal) -> str:
+    """A percentage rounded down to two decimals, without trailing zeros: `79.99`, `80`, `33.33`."""
+    text = f"{number.quantize(Decimal('0.01'), rounding=ROUND_FLOOR):f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def decide(measures: Measures | None, thresholds: Thresholds, labels: frozenset[str]) -> Decision:
+    if measures is None or measures.coverage_pct is None:
+        return Decision(outcome=Outcome.SKIPPED, number=None, value_weighted=False, message=SKIPPED)
+    number, value_weighted, notes = _number(measures, measures.coverage_pct, thresholds)
+    x = shown(number)
+    weak, gaps = len(measures.weak_gaps), len(measures.gaps)
+    y = shown(measures.coverage_pct)
+    if measures.total < thresholds.min_changed_lines:
+        message = (
+            f"Coverage gate: {x}% on {measures.total} changed lines, fewer than min-changed-lines "
+            f"({thresholds.min_changed_lines}): informational only."
+        )
+        return Decision(
+            outcome=Outcome.INFORMATIONAL, number=number, value_weighted=value_weighted, message=message, notes=notes
+        )
+    kind = " value-weighted" if value_weighted else ""
+    if number == 100:
+        return _decision(Outcome.TARGET, number, value_weighted, "Coverage gate: PASS (100%).", notes)
+    if number >= thresholds.target:
+        return _decision(Outcome.TARGET, number, value_weighted, f"Coverage gate: PASS ({x}%{kind}).", notes)
+    label = "Value-weighted coverage" if value_weighted else "Coverage"
+    if number >= thresholds.minimum:
+        if ACCEPT_RISK in labels:
+            return _decision(
+                Outcome.ACCEPTED, number, value_weighted, f"Coverage gate: {x}% — user accepted risk.", notes
+            )
+        if INTENTIONAL in labels:
+            message = f"Coverage gate: {x}% — {gaps} paths intentionally uncovered."
+            return _decision(Outcome.INTENTIONAL, number, value_weighted, message, notes)
+        message = (
+            f"{label} is {x}% ({y}% including {weak} weakly covered paths). {weak} paths have only weak tests "
+            f"and {gaps} have none. Target is {thresholds.target}%."
+        )
+        return _decision(Outcome.BELOW_TARGET, number, value_weighted, message, notes)
+    if OVERRIDE in labels:
+        return _decision(Outcome.OVERRIDDEN, number, value_weighted, f"Coverage gate: OVERRIDDEN at {x}%.", notes)
+    message = (
+        f"{label} is critically low ({x}%; {y}% including {weak} weakly covered paths). {gaps} of "
+        f"{len(measures.paths)} code paths have no tests. Minimum threshold is {thresholds.minimum}%."
+    )
+    return _decision(Outcome.CRITICAL, number, value_weighted, message, notes)
+
+
+def _decision(
+    outcome: Outcome, number: Decimal, value_weighted: bool, message: str, notes: tuple[str, ...]
+) -> Decision:
+    return Decision(outcome=outcome, number=number, value_weighted=value_weighted, message=message, notes=notes)
+
+
+def _number(measures: Measures, coverage: Decimal, thresholds: Thresholds) -> tuple[Decimal, bool, tuple[str, ...]]:
+    if not thresholds.value_weighting:
+        return (
+            coverage,
+            False,
+            ("value weighting is off (coverage-value-weighting: false); the gate used coverage of any test",),
+        )
+    if measures.value_pct is None:
+        why = measures.value_unavailable or "no strength verdicts"
+        return coverage, False, (f"value-weighted coverage unavailable: {why}; the gate used coverage of any test",)
+    if measures.value_pct > coverage:
+        value = shown(measures.value_pct)
+        note = f"value-weighted coverage ({value}%) is above coverage of any test; clamped to {shown(coverage)}%"
+        return coverage, True, (note,)
+    return measures.value_pct, True, ()

@@ -1,0 +1,70 @@
+"""The coverage facts of a run, read at the edge: the repository's files at head (what report names
+map onto), its Go modules, the reports read and merged over the change's production files, and the
+test files each of those is paired with by name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from evidence_gate.changes import PathClassifier
+from evidence_gate.coverage.collect import CoverageMap, CoverageReport, collect
+from evidence_gate.coverage.measure import changed_production_lines
+from evidence_gate.coverage.pairing import ContextTests, paired_tests, subject_patterns
+from evidence_gate.coverage.paths import PathMapper
+from evidence_gate.git import WORKTREE, Git
+from evidence_gate.model import Change, FileKind
+from evidence_gate.workspace import Refused, open_regular
+
+MAX_GO_MODULES = 500
+_MODULE = re.compile(rb"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageFacts:
+    map: CoverageMap
+    changed: Mapping[str, tuple[int, ...]]  # each production file's added lines
+    paired: Mapping[str, tuple[str, ...]]  # a changed production file -> the test files named after it
+    context_tests: ContextTests
+
+
+def gather_coverage(
+    git: Git, head: str, change: Change, reports: Sequence[CoverageReport], classifier: PathClassifier
+) -> CoverageFacts:
+    files = git.files_at(head)
+    mapper = PathMapper(files=frozenset(files), top=git.top.as_posix(), modules=_go_modules(git, head, files))
+    changed = changed_production_lines(change)
+    tests = frozenset(path for path in files if classifier.kind(path) is FileKind.TEST)
+    globs = [
+        pattern.pattern
+        for adapter in classifier.table.adapters.values()
+        for pattern in adapter.paths.test.patterns
+        if isinstance(pattern.pattern, str)
+    ]
+    return CoverageFacts(
+        map=collect(reports, mapper, frozenset(changed)),
+        changed=changed,
+        paired=paired_tests(changed, tests, subject_patterns(globs)),
+        context_tests=ContextTests(mapper=mapper, tests=tests),
+    )
+
+
+def _go_modules(git: Git, head: str, files: Sequence[str]) -> dict[str, str]:
+    """Each `go.mod`'s module path -> its directory ("" at the top)."""
+    modules: dict[str, str] = {}
+    for path in [path for path in files if path == "go.mod" or path.endswith("/go.mod")][:MAX_GO_MODULES]:
+        content = git.file_at(head, PurePosixPath(path)) if head != WORKTREE else _worktree_file(git, path)
+        found = _MODULE.search(content or b"")
+        if found:
+            modules[found[1].decode("utf-8", "replace")] = path.rpartition("/")[0]
+    return modules
+
+
+def _worktree_file(git: Git, path: str) -> bytes | None:
+    try:
+        with open_regular(git.top / path) as handle:
+            return handle.read(64 * 1024)
+    except Refused:
+        return None

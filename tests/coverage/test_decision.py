@@ -1,0 +1,122 @@
+"""The coverage gate's number and words, from literal measures: every row of the decision table."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from evidence_gate.coverage.decision import SKIPPED, Outcome, Thresholds, decide, shown
+from evidence_gate.coverage.measure import Attribution, Measures, PathState, measure
+from evidence_gate.coverage.model import Lines
+
+DEFAULT = Thresholds(minimum=60, target=80, min_changed_lines=0, value_weighting=True)
+
+
+def measured(covered: int, total: int, strong: int | None, contexts: bool = True) -> Measures:
+    """A file of `total` changed lines, the first `covered` run, the first `strong` by a red test."""
+    lines = tuple(range(1, total + 1))
+    contexts_by_line = (
+        {
+            line: frozenset(
+                {"tests/test_red.py::t" if strong is not None and line <= strong else "tests/test_weak.py::t"}
+            )
+            for line in lines[:covered]
+        }
+        if contexts
+        else None
+    )
+    report = Lines(measured=frozenset(lines), covered=frozenset(lines[:covered]), contexts=contexts_by_line)
+    verdicts = {"tests/test_red.py": "red", "tests/test_weak.py": "still-green"} if strong is not None else None
+    attribution = Attribution(
+        verdicts=verdicts,
+        unavailable=None if strong is not None else "test strength judged no test",
+        paired={},
+        test_of_context=lambda context: context.split("::")[0],
+    )
+    return measure({"app.py": lines}, {"app.py": report}, attribution)
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [(Decimal("79.999"), "79.99"), (Decimal(80), "80"), (Decimal(200) / 3, "66.66"), (Decimal("0.001"), "0")],
+)
+def test_percentages_are_shown_rounded_down(number: Decimal, text: str) -> None:
+    assert shown(number) == text
+
+
+def test_no_percentage_is_skipped_never_zero() -> None:
+    decision = decide(None, DEFAULT, frozenset())
+    assert (decision.outcome, decision.number, decision.message) == (Outcome.SKIPPED, None, SKIPPED)
+    nothing_executable = measure({"a.py": (1,)}, {"a.py": Lines(measured=frozenset({5}), covered=frozenset())}, _none())
+    assert decide(nothing_executable, DEFAULT, frozenset()).outcome is Outcome.SKIPPED
+
+
+def _none() -> Attribution:
+    return Attribution(verdicts=None, unavailable="none", paired={}, test_of_context=lambda context: None)
+
+
+def test_each_threshold_row_and_label() -> None:
+    assert decide(measured(10, 10, 10), DEFAULT, frozenset()).message == "Coverage gate: PASS (100%)."
+    assert decide(measured(9, 10, 9), DEFAULT, frozenset()).message == "Coverage gate: PASS (90% value-weighted)."
+    below = measured(10, 10, 7)
+    assert decide(below, DEFAULT, frozenset()).message == (
+        "Value-weighted coverage is 70% (100% including 1 weakly covered paths). "
+        "1 paths have only weak tests and 0 have none. Target is 80%."
+    )
+    assert (
+        decide(below, DEFAULT, frozenset({"coverage:accept-risk"})).message
+        == "Coverage gate: 70% — user accepted risk."
+    )
+    assert decide(below, DEFAULT, frozenset({"coverage:intentional"})).message == (
+        "Coverage gate: 70% — 0 paths intentionally uncovered."
+    )
+    critical = measured(8, 10, 5)
+    assert decide(critical, DEFAULT, frozenset()).message == (
+        "Value-weighted coverage is critically low (50%; 80% including 1 weakly covered paths). "
+        "1 of 3 code paths have no tests. Minimum threshold is 60%."
+    )
+    assert decide(critical, DEFAULT, frozenset({"coverage:accept-risk"})).outcome is Outcome.CRITICAL
+    assert decide(critical, DEFAULT, frozenset({"coverage:override"})).message == "Coverage gate: OVERRIDDEN at 50%."
+
+
+def test_value_weighting_off_or_unavailable_falls_back_to_any_test_and_says_so() -> None:
+    off = decide(
+        measured(9, 10, 1), Thresholds(minimum=60, target=80, min_changed_lines=0, value_weighting=False), frozenset()
+    )
+    assert (off.number, off.value_weighted, off.message) == (Decimal(90), False, "Coverage gate: PASS (90%).")
+    assert "value weighting is off" in off.notes[0]
+    unavailable = decide(measured(9, 10, None), DEFAULT, frozenset())
+    assert unavailable.number == 90
+    assert unavailable.notes == (
+        "value-weighted coverage unavailable: test strength judged no test; the gate used coverage of any test",
+    )
+    no_attribution = measured(9, 10, 9, contexts=False)
+    assert no_attribution.value_pct is None
+    assert "no test can be named for app.py" in (no_attribution.value_unavailable or "")
+
+
+def test_few_changed_lines_are_informational() -> None:
+    small = Thresholds(minimum=60, target=80, min_changed_lines=20, value_weighting=True)
+    decision = decide(measured(1, 10, 1), small, frozenset())
+    assert decision.outcome is Outcome.INFORMATIONAL
+    assert decision.message.endswith("fewer than min-changed-lines (20): informational only.")
+
+
+def test_paths_join_over_unmeasured_lines_only_and_name_weak_tests() -> None:
+    report = Lines(
+        measured=frozenset({1, 2, 4, 5, 6, 9, 10}),
+        covered=frozenset({1, 2, 4}),
+        contexts={1: frozenset({"t.py::a"}), 2: frozenset({"t.py::a"}), 4: frozenset({""})},
+    )
+    attribution = Attribution(
+        verdicts={"t.py": "still-green"}, unavailable=None, paired={}, test_of_context=lambda c: c.split("::")[0]
+    )
+    # 3 is blank (unmeasured) and joins 2 to 4; 7-8 are unchanged code, so 9 starts a new path.
+    result = measure({"a.py": (1, 2, 3, 4, 5, 9, 10)}, {"a.py": report}, attribution)
+    states = [(p.start, p.end, p.state, p.tests) for p in result.paths]
+    assert states == [
+        (1, 4, PathState.WEAK, ("t.py (still-green)",)),  # line 4 ran on import: on behalf of t.py
+        (5, 5, PathState.UNCOVERED, ()),
+        (9, 10, PathState.UNCOVERED, ()),
+    ]
