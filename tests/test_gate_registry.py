@@ -82,6 +82,7 @@ def test_a_gate_switched_off_is_shown_as_off_and_the_others_still_judge(repo: Re
         "<!-- QG:CHECK:evidence:PASS -->",
         "<!-- QG:CHECK:gate-integrity:PASS -->",  # base and head are one commit: no gate edit
         "<!-- QG:CHECK:strength:NOT-APPLICABLE -->",  # and no test changed
+        "<!-- QG:CHECK:coverage:NOT-APPLICABLE -->",  # and no coverage report
         "<!-- QG:CHECK:criteria:OFF -->",
     ]
     check_structure(comment, [comment.splitlines()[0], *markers])
@@ -95,17 +96,20 @@ def test_a_gate_switched_off_is_shown_as_off_and_the_others_still_judge(repo: Re
 
 def test_every_gate_switched_off_proves_nothing(repo: Repo) -> None:
     settings = Settings(
-        repo=shop(repo).path, reports=("build/*.xml",), gates_off=("evidence", "gate-integrity", "strength", "criteria")
+        repo=shop(repo).path,
+        reports=("build/*.xml",),
+        gates_off=("evidence", "gate-integrity", "strength", "coverage", "criteria"),
     )
     ledger = judge_repo(settings, in_ci=True)
-    assert [gate.verdict for gate in ledger.gates] == [GateVerdict.OFF] * 4
+    assert [gate.verdict for gate in ledger.gates] == [GateVerdict.OFF] * 5
     assert ledger.verdict is Verdict.STAGNATION
 
 
 def test_an_unknown_gate_id_is_a_usage_error_naming_the_known_ones(repo: Repo) -> None:
     settings = Settings(repo=shop(repo).path, gates_off=("criterias",))
     with pytest.raises(
-        UsageError, match=r"gates-off: unknown gate 'criterias' \(known: evidence, gate-integrity, strength, criteria\)"
+        UsageError,
+        match=r"gates-off: unknown gate 'criterias' \(known: evidence, gate-integrity, strength, coverage, criteria\)",
     ):
         judge_repo(settings)
 

@@ -20,6 +20,7 @@ from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.scrub import run_secrets
 from evidence_gate.verbs import (
     changes,
+    coverage,
     criteria,
     demo,
     detect,
@@ -33,7 +34,7 @@ from evidence_gate.verbs import (
     summary,
 )
 
-VERBS = (detect, changes, inventory, summary, evidence, criteria, freeze, strength, run, merge, publish, demo)
+VERBS = (detect, changes, inventory, summary, evidence, criteria, freeze, strength, coverage, run, merge, publish, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """The facts a run's gates judge, gathered once: the repository, its detection and adapter, the
 whole change with its hunks, the reports classified by the parser registry and read, their test
-cases, the pull request and the baseline.
+cases, the coverage reports merged over the change, the pull request and the baseline.
 
 Everything is read here, through the effects passed in (git, files, the clock); after this, the
 gates see plain values only. A gate that needs more (the tags in the test sources, a run of its
@@ -16,6 +16,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.coverage.collect import CoverageReport
+from evidence_gate.coverage.gathering import CoverageFacts, gather_coverage
+from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.criteria_source import TaggedTests, TagTally
 from evidence_gate.digest import Digest
 from evidence_gate.effects import Effects
@@ -47,13 +50,14 @@ class Reports:
     given: bool  # whether `reports` named anything
     logs: tuple[Path, ...] = ()
     documents: tuple[tuple[Path, str], ...] = ()  # (file, format)
+    coverage: tuple[tuple[Path, str], ...] = ()  # (file, coverage format)
     unmatched: tuple[str, ...] = ()
     refused: tuple[str, ...] = ()
     shown: Mapping[Path, str] = field(default_factory=dict)  # each file as reviewers read it: workspace-relative
 
     @property
     def all(self) -> tuple[Path, ...]:
-        return (*self.logs, *(path for path, _ in self.documents))
+        return (*self.logs, *(path for path, _ in self.documents), *(path for path, _ in self.coverage))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,6 +95,7 @@ class Facts:
     baseline_note: str
     in_ci: bool
     classifier: PathClassifier  # what each path is for (tests, CI, docs), by the adapter table
+    coverage: CoverageFacts | None = None  # None: no coverage report, or no change to measure
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -193,6 +198,14 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
     collector = _CaseCollector(settings.story, effects.top)
     documents = tuple(read_source(path, [kind], reports.shown[path], collector) for path, kind in reports.documents)
     started, started_from = run_started(git, None)
+    change = collect_changes(git, base, head, classifier) if git and base and head else None
+    coverage = None
+    if git and head and change is not None and reports.coverage:
+        given = [
+            CoverageReport(path=path, format=kind, shown=reports.shown[path], directory=_inside(path, effects.top))
+            for path, kind in reports.coverage
+        ]
+        coverage = gather_coverage(git, change.head, change, given, classifier)
     return Facts(
         top=effects.top,
         detection=detection,
@@ -200,7 +213,7 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
         unknown_stack=unknown,
         head=head,
         base=base,
-        change=collect_changes(git, base, head, classifier) if git and base and head else None,
+        change=change,
         reports=reports,
         logs=logs,
         documents=documents,
@@ -217,7 +230,17 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
         baseline_note=inputs.baseline_note,
         in_ci=effects.in_ci,
         classifier=classifier,
+        coverage=coverage,
     )
+
+
+def _inside(path: Path, top: Path) -> str | None:
+    """A report's directory relative to the top, `/`-separated; None outside the checkout."""
+    try:
+        relative = path.parent.relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return None
+    return "" if relative == "." else relative
 
 
 def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_leave: bool) -> Reports:
@@ -225,6 +248,7 @@ def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_l
     `.git` or is not a regular file is refused, with the reason, before a byte of it is read."""
     logs: list[Path] = []
     documents: list[tuple[Path, str]] = []
+    coverage: list[tuple[Path, str]] = []
     unmatched: list[str] = []
     refused: list[str] = []
     shown: dict[Path, str] = {}
@@ -247,8 +271,11 @@ def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_l
                 refused.append(refusal.one_line())
                 continue
             shown[resolved] = workspace.shown(path)
-            kind = document_format(head)
-            if kind is None:
+            measured = coverage_format(head)
+            kind = None if measured else document_format(head)
+            if measured:
+                coverage.append((resolved, measured))
+            elif kind is None:
                 logs.append(resolved)
             else:
                 documents.append((resolved, kind))
@@ -256,6 +283,7 @@ def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_l
         given=bool(patterns),
         logs=tuple(logs),
         documents=tuple(documents),
+        coverage=tuple(coverage),
         unmatched=tuple(unmatched),
         refused=tuple(refused),
         shown=shown,

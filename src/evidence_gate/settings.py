@@ -6,7 +6,8 @@ and may name files outside the repository; the config file's may not.
 In a pull request the work tree is the pull request's, so its config file would let it configure
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
 each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`, `gates-off`,
-`fail-on-tags`, the `strength-*` keys, among them the command that runs the tests), names the
+`fail-on-tags`, the `strength-*` keys, among them the command that runs the tests, the `coverage-*`
+thresholds), names the
 required check (`check-name`) or decides what reviewers see and where the result goes
 (`comment-mode`, `check-run`, `pr-body`, `job-summary`, `templates-dir`,
 `ledger-out`). A pull request's change to the file is noted and
@@ -45,6 +46,12 @@ class CommentMode(StrEnum):
     OFF = "off"
 
 
+class CoverageFailOn(StrEnum):
+    MINIMUM = "minimum"  # the coverage gate fails below the minimum (unless `coverage:override`)
+    TARGET = "target"  # ... and below the target (unless `coverage:accept-risk` or `coverage:intentional`)
+    NEVER = "never"  # it reports, and never fails
+
+
 class FailOn(StrEnum):
     STAGNATION = "stagnation"  # BLOCKED and STAGNATION fail the check run (nothing proven is not green)
     BLOCKED = "blocked"  # only BLOCKED fails; STAGNATION is neutral
@@ -73,6 +80,11 @@ KEYS = (
     "strength-jobs",
     "strength-shard",
     "strength-install",
+    "coverage-minimum",
+    "coverage-target",
+    "coverage-min-changed-lines",
+    "coverage-fail-on",
+    "coverage-value-weighting",
 )
 SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
 LIST_KEYS = ("reports", "gates-off", "fail-on-tags")  # an input of one item a line
@@ -103,6 +115,11 @@ class Settings:
     strength_jobs: int = 1  # worktrees run side by side
     strength_shard: str | None = None  # `I/N`: this job judges the I-th of N stable parts of the changed tests
     strength_install: str | None = None  # a shell command run once in each worktree before its tests (`npm ci`)
+    coverage_minimum: int = 60  # percent: below it the change is critically under-tested
+    coverage_target: int = 80  # percent: at or above it the coverage gate passes outright
+    coverage_min_changed_lines: int = 0  # fewer executable changed lines: the coverage gate only informs
+    coverage_fail_on: CoverageFailOn = CoverageFailOn.MINIMUM
+    coverage_value_weighting: bool = True  # count only lines run by tests strength found able to fail
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -188,12 +205,17 @@ def resolve(
     try:
         comment_mode = CommentMode(merged.get("comment-mode", CommentMode.ALWAYS))
         fail_on = FailOn(merged.get("fail-on", FailOn.STAGNATION))
+        coverage_fail_on = CoverageFailOn(merged.get("coverage-fail-on", CoverageFailOn.MINIMUM))
     except ValueError as error:
         raise UsageError(str(error)) from error
     api_wait = str(merged.get("api-wait-seconds", 60)).strip()
     if not re.fullmatch("[0-9]{1,4}", api_wait) or not 1 <= int(api_wait) <= 3600:
         raise UsageError(f"api-wait-seconds: {api_wait[:20]!r} is not a whole number of seconds from 1 to 3600")
     check_run, pr_body, job_summary = (_switch(key, merged.get(key, True)) for key in SWITCHES)
+    minimum = _whole("coverage-minimum", merged.get("coverage-minimum", 60), 0, 100)
+    target = _whole("coverage-target", merged.get("coverage-target", 80), 0, 100)
+    if target < minimum:
+        raise UsageError(f"coverage-target ({target}) is below coverage-minimum ({minimum})")
     templates = merged.get("templates-dir")
     ledger_out = merged.get("ledger-out")
     return Settings(
@@ -222,6 +244,13 @@ def resolve(
         strength_jobs=_whole("strength-jobs", merged.get("strength-jobs", 1), 1, 64),
         strength_shard=parse_shard(str(merged["strength-shard"])).text if merged.get("strength-shard") else None,
         strength_install=str(merged["strength-install"]) if merged.get("strength-install") else None,
+        coverage_minimum=minimum,
+        coverage_target=target,
+        coverage_min_changed_lines=_whole(
+            "coverage-min-changed-lines", merged.get("coverage-min-changed-lines", 0), 0, 1_000_000
+        ),
+        coverage_fail_on=coverage_fail_on,
+        coverage_value_weighting=_switch("coverage-value-weighting", merged.get("coverage-value-weighting", True)),
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )

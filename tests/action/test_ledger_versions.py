@@ -86,19 +86,19 @@ def test_a_payload_of_a_gate_this_version_does_not_know_is_dropped_and_its_detai
     document = shop_ledger(repo)
     document["gates"].append(
         {
-            "id": "coverage",
-            "title": "Coverage of the change",
+            "id": "mutation",
+            "title": "Mutation testing",
             "verdict": "pass",
-            "headline": "every changed line is covered",
+            "headline": "every mutant of the change is killed",
             "details": ["src/cart.py: 12 of 12 changed lines covered"],
             "excerpts": [],
             "annotations": [],
             "data": {"files": [{"path": "src/cart.py", "covered": 12}]},
         }
     )
-    coverage = from_document(document, "newer.json").gate("coverage")
-    assert coverage is not None
-    assert (coverage.data, coverage.details) == (None, ("src/cart.py: 12 of 12 changed lines covered",))
+    newer = from_document(document, "newer.json").gate("mutation")
+    assert newer is not None
+    assert (newer.data, newer.details) == (None, ("src/cart.py: 12 of 12 changed lines covered",))
 
 
 @pytest.mark.parametrize("version", [0, 3, "2", True, None])

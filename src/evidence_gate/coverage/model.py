@@ -44,3 +44,12 @@ class Lines:
     measured: frozenset[int]
     covered: frozenset[int]
     contexts: Mapping[int, frozenset[str]] | None = None
+
+    @property
+    def run_by_tests(self) -> frozenset[int]:
+        """The lines a test ran: with contexts, those some test's context ran (not only the `""`
+        context of code run on import, such as the `def` line of a function no test calls)."""
+        if self.contexts is None:
+            return self.covered
+        contexts = self.contexts
+        return frozenset(line for line in self.covered if contexts.get(line, frozenset()) - {""})

@@ -21,7 +21,7 @@ from typing import Any
 from evidence_gate.effects import Effects
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Gate
+from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.report import DEFAULT_READ_CAP, TAG_NAMES, eligible, first_line, hunk_id
 from evidence_gate.integrity.survey import Survey, survey
@@ -176,12 +176,17 @@ DATA_SCHEMA: dict[str, Any] = {
 }
 
 
-def gather(facts: Facts, settings: Settings, effects: Effects) -> IntegrityFacts:
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> IntegrityFacts:
     if facts.change is None:
         reason = "no base was given, so there is no change whose gate edits to inventory"
         return IntegrityFacts(survey=None, problem=reason, no_change=True)
     try:
-        return IntegrityFacts(survey=survey(effects.checkout(), facts.change, default_idioms(), DEFAULT_READ_CAP))
+        executed = None
+        if facts.coverage is not None:
+            files = facts.coverage.map.files
+            executed = {path: (lines.measured, lines.run_by_tests) for path, lines in files.items()}
+        found = survey(effects.checkout(), facts.change, default_idioms(), DEFAULT_READ_CAP, executed)
+        return IntegrityFacts(survey=found)
     except EvidenceGateError as error:
         return IntegrityFacts(survey=None, problem=f"the inventory could not run: {error.one_line()}")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from evidence_gate.documents import clipped
 from evidence_gate.errors import UsageError
-from evidence_gate.gates import criteria, evidence, integrity, strength
+from evidence_gate.gates import coverage, criteria, evidence, integrity, strength
 from evidence_gate.gates.gate import DataType, Gate
 from evidence_gate.ledger import GateResult
 
@@ -16,6 +16,7 @@ GATES: tuple[Gate[Any], ...] = (
     evidence.GATE,
     integrity.GATE,
     strength.GATE,
+    coverage.GATE,
     criteria.GATE,
 )
 

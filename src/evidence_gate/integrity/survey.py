@@ -3,13 +3,14 @@ summary both the `inventory` verb and the gate-integrity gate show."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from evidence_gate.git import Git
 from evidence_gate.integrity.frozen import FROZEN_CHANGED, FrozenCheck, check_frozen
 from evidence_gate.integrity.idioms import Idioms
 from evidence_gate.integrity.report import Summary, fingerprint, summarise
-from evidence_gate.integrity.tagger import Inventory, inventory, mark
+from evidence_gate.integrity.tagger import Inventory, inventory, mark, resolve_unpaired
 from evidence_gate.model import Change
 
 
@@ -20,8 +21,18 @@ class Survey:
     summary: Summary
 
 
-def survey(git: Git, change: Change, idioms: Idioms, read_cap: int) -> Survey:
+def survey(
+    git: Git,
+    change: Change,
+    idioms: Idioms,
+    read_cap: int,
+    executed: Mapping[str, tuple[frozenset[int], frozenset[int]]] | None = None,
+) -> Survey:
+    """The inventory, frozen tests checked; with `executed` (coverage's measured and executed lines
+    per production file), the unpaired production hunks settled (`resolve_unpaired`)."""
     found = inventory(change, idioms)
+    if executed is not None:
+        found = resolve_unpaired(found, executed)
     frozen = check_frozen(git, change.base, change.head)
     if frozen.changed:
         found = mark(found, set(frozen.changed), FROZEN_CHANGED)

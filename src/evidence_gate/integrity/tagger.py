@@ -3,7 +3,8 @@ relax one. It lists and tags; it never judges.
 
 A gate edit is a hunk of a test, CI, gate-configuration or snapshot file (the adapter table's path
 kinds), or a hunk of production code that carries a tag (a suppression or coverage-exclusion
-comment added; with no test changed at all, `RH-15?`). Tags come from three places:
+comment added; with no test changed at all, `RH-15?`, which coverage settles: `resolve_unpaired`).
+Tags come from three places:
 
 | tags | decided by |
 |---|---|
@@ -25,7 +26,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from evidence_gate.integrity import compare
@@ -80,6 +82,25 @@ def inventory(change: Change, idioms: Idioms) -> Inventory:
         if idioms_apply and not idioms.covers(language, changed.kind):
             unlisted[_file_type(changed.path)] = None
     return Inventory(hunks=tuple(hunks), languages_unlisted=tuple(unlisted))
+
+
+def resolve_unpaired(found: Inventory, executed: Mapping[str, tuple[frozenset[int], frozenset[int]]]) -> Inventory:
+    """`RH-15?` settled by coverage (`executed`: a measured file's measured lines and those a test
+    ran): a production hunk whose added executable lines no test ran becomes `RH-15`; one a test
+    ran, or with nothing executable, loses the tag. A file no report measured keeps `RH-15?`."""
+    hunks = []
+    for hunk in found.hunks:
+        if UNPAIRED not in hunk.tags or hunk.path not in executed:
+            hunks.append(hunk)
+            continue
+        measured, covered = executed[hunk.path]
+        lines = [line.number for line in hunk.added if line.number in measured]
+        tags = tuple(tag for tag in hunk.tags if tag != UNPAIRED)
+        if lines and not any(line in covered for line in lines):
+            tags = _ordered((*tags, UNPAIRED.rstrip("?")))
+        if tags or hunk.kind in GATE_KINDS:
+            hunks.append(replace(hunk, tags=tags))
+    return Inventory(hunks=tuple(hunks), languages_unlisted=found.languages_unlisted)
 
 
 def mark(found: Inventory, paths: set[str], tag: str) -> Inventory:

@@ -1,0 +1,364 @@
+"""The coverage gate: is the changed code run by the tests, and by tests that would notice if it
+broke? The share of the change's executable lines run by tests that strength found `red` (or
+`unjudged`), with the author's choices by label (coverage/: the readers, the mapping, the measures
+and the decision).
+
+| what the run has | the gate |
+|---|---|
+| no coverage report, no base, a test-only change, nothing executable | not applicable: skipping |
+| a report that cannot be read or maps nothing | unavailable, with the report and why |
+| fewer executable changed lines than `coverage-min-changed-lines` | not applicable: informational |
+| at or above the target | pass |
+| below the target, with `coverage:accept-risk` or `coverage:intentional` | pass |
+| below the minimum, with `coverage:override` | pass |
+| below the target | fails with `coverage-fail-on: target` |
+| below the minimum | fails, unless `coverage-fail-on: never` |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from evidence_gate.coverage.collect import CoverageMap
+from evidence_gate.coverage.decision import Decision, Outcome, Thresholds, decide, shown
+from evidence_gate.coverage.measure import Attribution, CodePath, Measures, PathState, measure, percent
+from evidence_gate.effects import Effects
+from evidence_gate.facts import Facts
+from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.gates.strength import ID as STRENGTH
+from evidence_gate.gates.strength import StrengthData
+from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.settings import CoverageFailOn, Settings
+
+ID = "coverage"
+TITLE = "Coverage of the change"
+MAX_PATHS = 200  # code paths kept in the ledger; the rest are counted
+MAX_ANNOTATIONS = 50
+DIAGRAM_PATHS = 40  # past this many paths, a text tree: a Mermaid chart that large does not read
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageFacts:
+    measures: Measures | None
+    skip: str | None = None  # why there is no percentage
+    map: CoverageMap | None = None
+    labels: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, kw_only=True)
+class PathRow:
+    path: str
+    start: int
+    end: int
+    state: str  # strong (run by red tests), weak, covered (strength unknown), uncovered
+    tests: tuple[str, ...]  # a weak path's tests, with their verdicts
+
+    @property
+    def lines(self) -> str:
+        """`line 3`, `lines 14-15`."""
+        return f"line {self.start}" if self.start == self.end else f"lines {self.start}-{self.end}"
+
+    def document(self) -> dict[str, object]:
+        return {"path": self.path, "start": self.start, "end": self.end, "state": self.state, "tests": list(self.tests)}
+
+
+STATE_WORDS = {
+    str(PathState.STRONG): "covered by tests that fail without the change",
+    str(PathState.WEAK): "weakly covered",
+    str(PathState.COVERED): "covered (test strength not judged)",
+    str(PathState.UNCOVERED): "uncovered",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class PathNode:
+    node: str  # the diagram's node id
+    row: PathRow
+
+    @property
+    def state_words(self) -> str:
+        return STATE_WORDS[self.row.state]
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileGroup:
+    node: str
+    path: str
+    paths: tuple[PathNode, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoverageData:
+    total: int  # executable changed lines
+    covered: int  # of them, run by any test
+    strong: int | None  # of them, run by a red or unjudged test; None: value weighting unavailable
+    value_weighted: bool  # whether the gate judged the value-weighted number
+    number: str | None  # the percentage judged, rounded down; None: skipped
+    outcome: str
+    paths: tuple[PathRow, ...]  # the first MAX_PATHS
+    paths_total: int
+    unmapped: tuple[str, ...]
+    unmapped_total: int
+
+    @property
+    def coverage_pct(self) -> str | None:
+        return shown(percent(self.covered, self.total)) if self.total else None
+
+    @property
+    def value_pct(self) -> str | None:
+        return shown(percent(self.strong, self.total)) if self.total and self.strong is not None else None
+
+    @property
+    def weak(self) -> int:
+        return sum(1 for row in self.paths if row.state == PathState.WEAK)
+
+    @property
+    def gaps(self) -> int:
+        return sum(1 for row in self.paths if row.state == PathState.UNCOVERED)
+
+    @property
+    def summary_line(self) -> str:
+        """The PR body's one line: `Coverage: X% value-weighted (Y% including W weakly covered paths), N gaps.`"""
+        if self.number is None:
+            return "Coverage: could not determine percentage."
+        kind = " value-weighted" if self.value_weighted else ""
+        return (
+            f"Coverage: {self.number}%{kind} ({self.coverage_pct}% including {self.weak} weakly covered paths), "
+            f"{self.gaps} gaps."
+        )
+
+    @property
+    def files(self) -> tuple[FileGroup, ...]:
+        """The paths grouped by file, in order, with a node id each for the diagram."""
+        grouped: dict[str, list[PathNode]] = {}
+        for index, row in enumerate(self.paths):
+            grouped.setdefault(row.path, []).append(PathNode(node=f"p{index}", row=row))
+        return tuple(
+            FileGroup(node=f"f{index}", path=path, paths=tuple(rows))
+            for index, (path, rows) in enumerate(grouped.items())
+        )
+
+    @property
+    def diagram(self) -> bool:
+        """Whether the paths fit a Mermaid chart; past that, `tree` shows them."""
+        return 0 < len(self.paths) <= DIAGRAM_PATHS
+
+    @property
+    def tree(self) -> str:
+        """The paths as a text tree: each file, then its paths with their state."""
+        lines = []
+        for group in self.files:
+            lines.append(group.path)
+            lines += [f"  {item.row.lines}: {item.state_words}" for item in group.paths]
+        if self.paths_total > len(self.paths):
+            lines.append(f"... and {self.paths_total - len(self.paths)} more paths")
+        return "\n".join(lines)
+
+    @property
+    def proposed_strengthening(self) -> tuple[PathRow, ...]:
+        return tuple(row for row in self.paths if row.state == PathState.WEAK)
+
+    @property
+    def proposed_tests(self) -> tuple[PathRow, ...]:
+        return tuple(row for row in self.paths if row.state == PathState.UNCOVERED)
+
+    def document(self) -> dict[str, object]:
+        return {
+            "total": self.total,
+            "covered": self.covered,
+            "strong": self.strong,
+            "value_weighted": self.value_weighted,
+            "number": self.number,
+            "outcome": self.outcome,
+            "paths": [row.document() for row in self.paths],
+            "paths_total": self.paths_total,
+            "unmapped": list(self.unmapped),
+            "unmapped_total": self.unmapped_total,
+        }
+
+
+def read_data(document: Any) -> CoverageData:
+    return CoverageData(
+        total=document["total"],
+        covered=document["covered"],
+        strong=document["strong"],
+        value_weighted=document["value_weighted"],
+        number=document["number"],
+        outcome=document["outcome"],
+        paths=tuple(
+            PathRow(path=row["path"], start=row["start"], end=row["end"], state=row["state"], tests=tuple(row["tests"]))
+            for row in document["paths"]
+        ),
+        paths_total=document["paths_total"],
+        unmapped=tuple(document["unmapped"]),
+        unmapped_total=document["unmapped_total"],
+    )
+
+
+_COUNT = {"type": "integer", "minimum": 0}
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": [
+        *("total", "covered", "strong", "value_weighted", "number", "outcome"),
+        *("paths", "paths_total", "unmapped", "unmapped_total"),
+    ],
+    "properties": {
+        "total": _COUNT,
+        "covered": _COUNT,
+        "strong": {"type": ["integer", "null"], "minimum": 0},
+        "value_weighted": {"type": "boolean"},
+        "number": {"type": ["string", "null"], "pattern": "^[0-9]{1,3}(\\.[0-9]{1,2})?$"},
+        "outcome": {"enum": [str(outcome) for outcome in Outcome]},
+        "paths": {
+            "type": "array",
+            "maxItems": MAX_PATHS,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["path", "start", "end", "state", "tests"],
+                "properties": {
+                    "path": {"type": "string"},
+                    "start": {"type": "integer", "minimum": 1},
+                    "end": {"type": "integer", "minimum": 1},
+                    "state": {"enum": [str(state) for state in PathState]},
+                    "tests": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        },
+        "paths_total": _COUNT,
+        "unmapped": {"type": "array", "items": {"type": "string"}},
+        "unmapped_total": _COUNT,
+    },
+}
+
+
+def strength_verdicts(earlier: Earlier) -> tuple[Mapping[str, str] | None, str | None]:
+    """The changed tests' strength verdicts, by file; or why there are none."""
+    result = earlier.get(STRENGTH)
+    if result is None:
+        return None, "test strength was not judged in this run"
+    if isinstance(result.data, StrengthData) and result.data.tests:
+        return {row.path: row.verdict for row in result.data.tests}, None
+    return None, f"test strength judged no test ({result.headline})"
+
+
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> CoverageFacts:
+    if not facts.reports.coverage:
+        return CoverageFacts(measures=None, skip="no coverage report among the reports")
+    if facts.change is None or facts.coverage is None:
+        return CoverageFacts(measures=None, skip="no base was given, so there is no change to measure")
+    found = facts.coverage
+    if not found.changed:
+        return CoverageFacts(
+            measures=None, skip="the change adds no production line (a test-only change)", map=found.map
+        )
+    verdicts, unavailable = strength_verdicts(earlier)
+    attribution = Attribution(
+        verdicts=verdicts, unavailable=unavailable, paired=found.paired, test_of_context=found.context_tests
+    )
+    labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
+    return CoverageFacts(measures=measure(found.changed, found.map.files, attribution), map=found.map, labels=labels)
+
+
+def thresholds(settings: Settings) -> Thresholds:
+    return Thresholds(
+        minimum=settings.coverage_minimum,
+        target=settings.coverage_target,
+        min_changed_lines=settings.coverage_min_changed_lines,
+        value_weighting=settings.coverage_value_weighting,
+    )
+
+
+def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
+    problems = facts.map.problems if facts.map else ()
+    if problems:
+        headline = f"a coverage report could not be used: {problems[0]}"
+        return GateResult(id=ID, title=TITLE, verdict=GateVerdict.UNAVAILABLE, headline=headline, details=problems)
+    decision = decide(facts.measures, thresholds(settings), facts.labels)
+    details = (*decision.notes, *((facts.skip,) if facts.skip else ()))
+    measures = facts.measures
+    if measures is None or decision.outcome is Outcome.SKIPPED:
+        return GateResult(
+            id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=decision.message, details=details
+        )
+    return GateResult(
+        id=ID,
+        title=TITLE,
+        verdict=_verdict(decision, settings.coverage_fail_on),
+        headline=decision.message,
+        details=details,
+        annotations=_annotations(measures.paths),
+        data=_data(measures, decision, facts.map),
+    )
+
+
+def _verdict(decision: Decision, fail_on: CoverageFailOn) -> GateVerdict:
+    if decision.outcome is Outcome.INFORMATIONAL:
+        return GateVerdict.NOT_APPLICABLE
+    if decision.outcome is Outcome.CRITICAL and fail_on is not CoverageFailOn.NEVER:
+        return GateVerdict.FAIL
+    if decision.outcome is Outcome.BELOW_TARGET and fail_on is CoverageFailOn.TARGET:
+        return GateVerdict.FAIL
+    return GateVerdict.PASS
+
+
+def _annotations(paths: tuple[CodePath, ...]) -> tuple[Annotation, ...]:
+    """One per uncovered or weakly covered range, gaps first."""
+    notes = [
+        Annotation(
+            path=item.path,
+            line=item.start,
+            end_line=item.end,
+            level="warning",
+            title="Not run by any test",
+            message=f"Changed {item.lines}: not run by any test.",
+        )
+        for item in paths
+        if item.state is PathState.UNCOVERED
+    ] + [
+        Annotation(
+            path=item.path,
+            line=item.start,
+            end_line=item.end,
+            level="notice",
+            title="Only weakly tested",
+            message=f"Changed {item.lines}: run only by tests not shown to fail without the change: "
+            + ", ".join(item.tests),
+        )
+        for item in paths
+        if item.state is PathState.WEAK
+    ]
+    return tuple(notes[:MAX_ANNOTATIONS])
+
+
+def _data(measures: Measures, decision: Decision, found: CoverageMap | None) -> CoverageData:
+    rows = tuple(
+        PathRow(path=item.path, start=item.start, end=item.end, state=str(item.state), tests=item.tests)
+        for item in measures.paths[:MAX_PATHS]
+    )
+    number = decision.number if isinstance(decision.number, Decimal) else None
+    return CoverageData(
+        total=measures.total,
+        covered=measures.covered,
+        strong=measures.strong if measures.value_pct is not None else None,
+        value_weighted=decision.value_weighted,
+        number=shown(number) if number is not None else None,
+        outcome=str(decision.outcome),
+        paths=rows,
+        paths_total=len(measures.paths),
+        unmapped=found.unmapped if found else (),
+        unmapped_total=found.unmapped_total if found else 0,
+    )
+
+
+GATE: Gate[CoverageFacts] = Gate(
+    id=ID,
+    title=TITLE,
+    gather=gather,
+    judge=judge,
+    data=DataType(schema=DATA_SCHEMA, read=read_data),
+)

@@ -1,0 +1,259 @@
+"""`evidence-gate coverage` on real repositories, with reports the real tools write here: coverage.py
+(pytest-cov with test contexts), c8 and `go test -coverprofile`; its numbers checked against
+diff-cover's on the same reports and diff."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..conftest import CliResult, Repo
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools" / "node_modules" / ".bin"
+
+CART = "def total(prices):\n    return sum(prices)\n"
+CART_HEAD = (
+    "def total(prices):\n"
+    "    amount = sum(prices)\n"
+    "    if amount > 100:\n"
+    "        amount = amount * 0.9\n"
+    "    return amount\n"
+    "\n"
+    "\n"
+    "def unused_helper(x):\n"
+    "    # never called\n"
+    "    return x * 2\n"
+)
+TEST_CART = "from shop.cart import total\n\n\ndef test_small():\n    assert total([1, 2]) == 3\n"
+TEST_OTHER = "from shop.cart import total\n\n\ndef test_callable():\n    assert callable(total)\n"
+GO_SUM = "package cart\n\nfunc Total(items []int) int {\n\tsum := 0\n\tfor _, i := range items {\n\t\tsum += i\n\t}\n"
+GO_TEST = (
+    'package cart\n\nimport "testing"\n\nfunc TestSmall(t *testing.T) {\n\tif Total([]int{1, 2}) != 3 {\n'
+    '\t\tt.Fatal("sum")\n\t}\n}\n'
+)
+PYTEST_INI = "[pytest]\naddopts = -p no:cacheprovider\n"
+
+
+def run(command: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {**os.environ, **env}
+    return subprocess.run(command, cwd=cwd, env=environ, capture_output=True, text=True, check=True, timeout=300)
+
+
+def coverage_json(cli: Callable[..., CliResult], repo: Repo, base: str, *args: str | Path) -> tuple[int, Any]:
+    result = cli("coverage", "--repo", repo.path, "--base", base, "--json", *args)
+    assert result.code in (0, 1, 4), result.err + result.out
+    return result.code, json.loads(result.out)
+
+
+def diff_cover(repo: Repo, base: str, report: Path) -> Any:
+    out = repo.path.parent / "diff-cover.json"
+    run(
+        [
+            sys.executable,
+            "-m",
+            "diff_cover.diff_cover_tool",
+            str(report),
+            f"--compare-branch={base}",
+            f"--format=json:{out}",
+            "--total-percent-float",
+            "-q",
+        ],
+        repo.path,
+    )
+    return json.loads(out.read_text())
+
+
+@pytest.fixture
+def python_repo(repo: Repo) -> tuple[Repo, str]:
+    base = repo.commit(
+        "base",
+        {
+            "pytest.ini": PYTEST_INI,
+            "shop/__init__.py": "",
+            "shop/cart.py": CART,
+            "tests/__init__.py": "",
+            "tests/test_cart.py": TEST_CART,
+        },
+    )
+    repo.commit("head", {"shop/cart.py": CART_HEAD, "tests/test_other.py": TEST_OTHER})
+    run([sys.executable, "-m", "pytest", "-q", "--cov=shop", "--cov-context=test", "--cov-report="], repo.path)
+    run([sys.executable, "-m", "coverage", "json", "--show-contexts", "-o", "coverage.json"], repo.path)
+    run([sys.executable, "-m", "coverage", "xml", "-o", "coverage.xml"], repo.path)
+    return repo, base
+
+
+def test_coverage_py_numbers_equal_diff_covers(cli: Callable[..., CliResult], python_repo: tuple[Repo, str]) -> None:
+    repo, base = python_repo
+    _, ours = coverage_json(cli, repo, base, "--report", repo.path / "coverage.xml", "--no-value-weighting")
+    theirs = diff_cover(repo, base, repo.path / "coverage.xml")
+    # The added lines of shop/cart.py that coverage.py measures: 2-5 and 8, 10 (9 is a comment).
+    assert ours["changed_lines"] == {"shop/cart.py": [2, 3, 4, 5, 8, 10]}
+    assert ours["covered_lines"] == {"shop/cart.py": [2, 3, 5, 8]}
+    stats = theirs["src_stats"]["shop/cart.py"]
+    assert sorted(stats["covered_lines"] + stats["violation_lines"]) == ours["changed_lines"]["shop/cart.py"]
+    assert sorted(stats["covered_lines"]) == ours["covered_lines"]["shop/cart.py"]
+    assert (theirs["total_num_lines"], theirs["total_num_violations"]) == (6, 2)
+    # 4 of 6: diff-cover rounds to the nearest (66.67); this rounds down, so it never overstates.
+    assert (theirs["total_percent_covered"], ours["coverage_pct"]) == (66.67, 66.66)
+    assert ours["gaps"] == [
+        {"path": "shop/cart.py", "start": 4, "end": 4},
+        {"path": "shop/cart.py", "start": 10, "end": 10},
+    ]
+    # No strength verdicts: the lines that ran are covered, their tests' strength unknown, not weak.
+    assert ours["gate"]["message"].startswith("Coverage is 66.66% (66.66% including 0 weakly covered paths).")
+
+
+def test_contexts_weigh_each_line_by_the_strength_of_the_tests_that_ran_it(
+    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+) -> None:
+    repo, base = python_repo
+    strength = repo.path.parent / "strength.json"
+    # test_other.py is the changed test; strength found it still-green (it passes without the change).
+    strength.write_text(json.dumps({"tests": [{"path": "tests/test_other.py", "verdict": "still-green"}]}))
+    code, ours = coverage_json(cli, repo, base, "--report", repo.path / "coverage.json", "--strength", strength)
+    assert ours["coverage_pct"] == 66.66
+    assert ours["coverage_pct_value"] == 0.0  # no line ran under a red test
+    assert ours["gate_number"] == 0.0
+    assert code == 1
+    assert ours["gate"]["message"].startswith("Value-weighted coverage is critically low (0%; 66.66% including")
+    weak_tests = {test for gap in ours["weak_gaps"] for test in gap["tests"]}
+    assert weak_tests == {"tests/test_cart.py (not judged by strength)"}  # the lines test_small ran
+    strength.write_text(json.dumps({"tests": [{"path": "tests/test_cart.py", "verdict": "red"}]}))
+    code, ours = coverage_json(cli, repo, base, "--report", repo.path / "coverage.json", "--strength", strength)
+    assert (code, ours["coverage_pct_value"], ours["weak_gaps"]) == (0, 66.66, [])  # above the minimum
+    assert ours["gate"]["message"] == (
+        "Value-weighted coverage is 66.66% (66.66% including 0 weakly covered paths). "
+        "0 paths have only weak tests and 2 have none. Target is 80%."
+    )
+    critical = ("--minimum", "70", "--report", repo.path / "coverage.json", "--strength", strength)
+    code, ours = coverage_json(cli, repo, base, *critical)
+    assert code == 1
+    code, ours = coverage_json(cli, repo, base, *critical, "--label", "coverage:override")
+    assert (code, ours["gate"]["message"]) == (0, "Coverage gate: OVERRIDDEN at 66.66%.")
+
+
+def test_without_contexts_or_strength_value_weighting_is_unavailable_and_said(
+    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+) -> None:
+    repo, base = python_repo
+    result = cli("coverage", "--repo", repo.path, "--base", base, "--report", repo.path / "coverage.xml")
+    assert result.code == 0  # 66.66 is above the minimum: below the target fails only with --fail-on target
+    assert "value-weighted coverage unavailable: no strength verdicts" in result.out
+    assert "shop/cart.py:4-4: Changed line 4: not run by any test." in result.out
+    failing = cli(
+        "coverage", "--repo", repo.path, "--base", base, "--report", repo.path / "coverage.xml", "--fail-on", "target"
+    )
+    assert failing.code == 1
+
+
+@pytest.mark.skipif(not (TOOLS / "c8").exists(), reason="c8 is installed by scripts/install-test-tools.sh")
+def test_c8_lcov_written_inside_a_sub_project_equals_diff_cover(cli: Callable[..., CliResult], repo: Repo) -> None:
+    web = "packages/web/"
+    source = "function total(items) {\n  return items.reduce((a, b) => a + b, 0);\n}\nmodule.exports = { total };\n"
+    head_source = (
+        "function total(items) {\n  let amount = items.reduce((a, b) => a + b, 0);\n  if (amount > 100) {\n"
+        "    amount = amount * 0.9;\n  }\n  return amount;\n}\nmodule.exports = { total };\n"
+    )
+    test = (
+        "const test = require('node:test');\nconst assert = require('node:assert');\n"
+        "const { total } = require('../src/cart.js');\ntest('small', () => assert.strictEqual(total([1, 2]), 3));\n"
+    )
+    package = json.dumps({"name": "web", "version": "1.0.0", "private": True})
+    base = repo.commit(
+        "base", {web + "package.json": package, web + "src/cart.js": source, web + "test/cart.test.js": test}
+    )
+    repo.commit("head", {web + "src/cart.js": head_source})
+    run([str(TOOLS / "c8"), "--reporter=lcov", "node", "--test", "test/"], repo.path / web)
+    report = repo.path / web / "coverage" / "lcov.info"
+    assert "SF:src/cart.js" in report.read_text()  # relative to the sub-project, as c8 writes it
+    _, ours = coverage_json(cli, repo, base, "--report", report, "--no-value-weighting")
+    assert ours["changed_lines"] == {web + "src/cart.js": [2, 3, 4, 5, 6]}
+    # V8 counts the closing brace of the branch not taken as not run, with its body.
+    assert ours["covered_lines"] == {web + "src/cart.js": [2, 3, 6]}
+    assert ours["gaps"] == [{"path": web + "src/cart.js", "start": 4, "end": 5}]
+    assert ours["coverage_pct"] == 60.0
+    # diff-cover's trap: it maps an LCOV name against the top of the repository (whatever directory it
+    # runs in), finds no `src/cart.js` there, measures nothing and says 100% for 5 changed lines.
+    trap = diff_cover(repo, base, report)
+    assert (trap["num_changed_lines"], trap["total_num_lines"], trap["total_percent_covered"]) == (5, 0, 100.0)
+    # With the names written from the top, diff-cover reads the same lines, and the numbers agree.
+    from_top = repo.path.parent / "lcov-from-top.info"
+    from_top.write_text(report.read_text().replace("SF:src/", f"SF:{web}src/"))
+    theirs = diff_cover(repo, base, from_top)
+    stats = theirs["src_stats"][web + "src/cart.js"]
+    assert sorted(stats["covered_lines"]) == ours["covered_lines"][web + "src/cart.js"]
+    assert sorted(stats["violation_lines"]) == [4, 5]
+    assert theirs["total_percent_covered"] == ours["coverage_pct"]
+    _, same = coverage_json(cli, repo, base, "--report", from_top, "--no-value-weighting")
+    assert same["covered_lines"] == ours["covered_lines"]
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="Go is installed by scripts/test.sh as root")
+def test_go_coverprofile_maps_through_the_module_path(
+    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
+) -> None:
+    module = "services/shop/"
+    base = repo.commit(
+        "base",
+        {
+            module + "go.mod": "module example.com/shop\n\ngo 1.19\n",
+            module + "cart/cart.go": GO_SUM + "\treturn sum\n}\n",
+            module + "cart/cart_test.go": GO_TEST,
+        },
+    )
+    repo.commit(
+        "head",
+        {module + "cart/cart.go": GO_SUM + "\tif sum > 100 {\n\t\tsum = sum * 9 / 10\n\t}\n\treturn sum\n}\n"},
+    )
+    env = {
+        "GOPATH": str(tmp_path / "gopath"),
+        "GOCACHE": str(tmp_path / "gocache"),
+        "GOFLAGS": "-mod=mod",
+        "GOPROXY": "off",
+        "GOSUMDB": "off",
+        "GOTOOLCHAIN": "local",
+        "CGO_ENABLED": "0",
+    }
+    run(["go", "test", "-coverprofile=cover.out", "./..."], repo.path / module, **env)
+    report = repo.path / module / "cover.out"
+    assert "example.com/shop/cart/cart.go" in report.read_text()
+    _, ours = coverage_json(cli, repo, base, "--report", report, "--no-value-weighting")
+    path = module + "cart/cart.go"
+    assert ours["changed_lines"] == {path: [8, 9, 10]}
+    # `if sum > 100 {` ran; the block of its body, which ends at its `}`, did not.
+    assert ours["covered_lines"] == {path: [8]}
+    assert ours["gaps"] == [{"path": path, "start": 9, "end": 10}]
+
+
+def test_a_report_naming_no_file_of_the_repository_is_an_error_with_the_fix(
+    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
+) -> None:
+    base = repo.commit("base", {"app.js": "x\n"})
+    repo.commit("head", {"app.js": "x\ny\n"})
+    report = tmp_path / "lcov.info"
+    report.write_text("SF:/somewhere/else/lib.js\nDA:1,1\nend_of_record\n")
+    result = cli("coverage", "--repo", repo.path, "--base", base, "--report", report)
+    assert result.code == 2
+    assert (
+        "none of its 1 files is a file of this repository; run the tests from the checkout" in result.err + result.out
+    )
+
+
+def test_a_test_only_change_is_skipped_with_the_issues_words(
+    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+) -> None:
+    repo, _ = python_repo
+    head = repo.git("rev-parse", "HEAD")
+    repo.commit("tests only", {"tests/test_more.py": TEST_OTHER})
+    code, ours = coverage_json(cli, repo, head, "--report", repo.path / "coverage.xml")
+    assert code == 4
+    assert ours["gate"]["message"] == "Coverage gate: could not determine percentage — skipping."
+    assert ours["coverage_pct"] is None

@@ -1,0 +1,104 @@
+"""The coverage gate in the pipeline, on real repositories with reports coverage.py writes: found
+among `reports` by content, judged, and settling gate integrity's unpaired production hunks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from evidence_gate.gates.coverage import CoverageData
+from evidence_gate.gates.integrity import IntegrityData
+from evidence_gate.ledger import GateVerdict
+from evidence_gate.settings import Settings
+
+from ..conftest import Repo, judge_repo
+
+FILLER = "".join(f"\n\ndef unchanged_{n}():\n    return {n}\n" for n in range(3))
+CART = "def total(prices):\n    return sum(prices)\n" + FILLER
+TEST = "from shop.cart import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n"
+# Two hunks: total's new branch, which the unchanged test runs, and a new function no test calls.
+CART_HEAD = (
+    "def total(prices):\n    if not prices:\n        return 0\n    return sum(prices)\n"
+    + FILLER
+    + "\n\ndef refund(amount):\n    return -amount\n"
+)
+
+
+def measured_repo(repo: Repo) -> tuple[str, str]:
+    base = repo.commit(
+        "base",
+        {
+            "shop/__init__.py": "",
+            "shop/cart.py": CART,
+            "tests/__init__.py": "",
+            "tests/test_cart.py": TEST,
+            ".gitignore": "build/\n.coverage\n",
+        },
+    )
+    head = repo.commit("refunds", {"shop/cart.py": CART_HEAD})
+    (repo.path / "build").mkdir()
+    for command in (
+        ["pytest", "-q", "-p", "no:cacheprovider", "--cov=shop", "--cov-context=test", "--cov-report=", "tests"],
+        ["coverage", "xml", "-o", "build/coverage.xml"],
+        ["coverage", "json", "--show-contexts", "-o", "build/coverage.json"],
+    ):
+        subprocess.run([sys.executable, "-m", *command], cwd=repo.path, capture_output=True, check=True)
+    return base, head
+
+
+def test_unpaired_hunks_are_settled_by_what_the_tests_ran(repo: Repo) -> None:
+    base, head = measured_repo(repo)
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/coverage.json",), base=base, head=head))
+    integrity = ledger.gate("gate-integrity")
+    assert integrity is not None
+    assert isinstance(integrity.data, IntegrityData)
+    # The branch the test runs loses `RH-15?`; the function no test calls becomes RH-15: its `def`
+    # line ran on import, outside any test (the contexts say so), and its body never ran.
+    assert integrity.data.tagged == {"RH-15": 1}
+    assert [(hunk.path, hunk.tags) for hunk in integrity.data.hunks] == [("shop/cart.py", ("RH-15",))]
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert isinstance(coverage.data, CoverageData)
+    # Lines 2 and 3 (the branch) and 19-20 (refund): the test runs 2, and refund's `def` runs on import.
+    assert (coverage.data.total, coverage.data.covered) == (4, 2)
+    assert coverage.verdict is GateVerdict.FAIL  # 50% is under the minimum
+    assert [(note.line, note.end_line) for note in coverage.annotations] == [(3, 3), (20, 20)]
+
+
+def test_without_a_coverage_report_the_unpaired_tag_stays_unresolved_and_coverage_is_skipped(repo: Repo) -> None:
+    base, head = measured_repo(repo)
+    for report in ("coverage.xml", "coverage.json"):
+        (repo.path / "build" / report).unlink()
+    (repo.path / "build" / "notes.txt").write_text("not a report of any kind\n")
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/*",), base=base, head=head))
+    integrity = ledger.gate("gate-integrity")
+    assert integrity is not None
+    assert isinstance(integrity.data, IntegrityData)
+    assert integrity.data.tagged == {"RH-15?": 2}
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert (coverage.verdict, coverage.headline) == (
+        GateVerdict.NOT_APPLICABLE,
+        "Coverage gate: could not determine percentage — skipping.",
+    )
+    assert coverage.details == ("no coverage report among the reports",)
+
+
+def test_without_contexts_a_def_line_run_on_import_counts_as_run(repo: Repo) -> None:
+    """Cobertura cannot tell import from a test: refund's `def` line ran, so its hunk is not RH-15."""
+    base, head = measured_repo(repo)
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/coverage.xml",), base=base, head=head))
+    integrity = ledger.gate("gate-integrity")
+    assert integrity is not None
+    assert isinstance(integrity.data, IntegrityData)
+    assert integrity.data.tagged == {}
+
+
+def test_a_coverage_report_that_maps_nothing_makes_the_gate_unavailable_with_the_fix(repo: Repo) -> None:
+    base, head = measured_repo(repo)
+    (repo.path / "build" / "lcov.info").write_text("SF:/elsewhere/lib.js\nDA:1,1\nend_of_record\n")
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/lcov.info",), base=base, head=head))
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert coverage.verdict is GateVerdict.UNAVAILABLE
+    assert coverage.headline.startswith("a coverage report could not be used: build/lcov.info: none of its 1 files")
