@@ -18,20 +18,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
+from github import Github
+
 from evidence_gate import __version__, policy
 from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.console import error, mask_secrets, notice, warning
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.facts import RunInputs
+from evidence_gate.gates.coverage import ID as COVERAGE
+from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.integrity import ID as INTEGRITY
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.github.client import WaitBudget, make_client
-from evidence_gate.github.context import FORK_RECIPE, load_context
+from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
-from evidence_gate.github.publish import checked_ledger, publish_ledger, read_baseline
+from evidence_gate.github.publish import checked_ledger, current_pull, publish_ledger, read_baseline
 from evidence_gate.ledger import GateVerdict, Ledger
 from evidence_gate.ledger_document import ledger_json, read_ledger
+from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.render import (
     escape_markdown,
@@ -81,10 +86,12 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         ledger = Scrubber(secrets).value(ledger)
     else:
         baseline, note = (None, "no token to read the base commit's check run")
+        pull = context.pull_request
         if client is not None:
             baseline, note = read_baseline(client, context, settings.check_name)
+            pull = _labels_now(client, context, log)
         inputs = RunInputs(
-            pull_request=context.pull_request,
+            pull_request=pull,
             baseline=baseline,
             baseline_note=note,
             table=default_table(),
@@ -137,6 +144,20 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     return exit_code
 
 
+def _labels_now(client: Github, context: GitHubContext, log: TextIO) -> PullRequest | None:
+    """The event's pull request with its labels as GitHub has them now: a label added after the
+    event (`coverage:accept-risk`) counts when the job is re-run. The commits stay the event's."""
+    pull = context.pull_request
+    if pull is None:
+        return None
+    try:
+        labels = current_pull(client, context, pull.number).labels
+    except EvidenceGateError as failure:
+        warning(log, f"the pull request's labels are the event's: {failure.one_line()}")
+        return pull
+    return replace(pull, labels=labels)
+
+
 def surfaces_off(settings: Settings) -> list[str]:
     """The publishing surfaces the settings switch off, as the run's one notice names them."""
     switches = [
@@ -158,7 +179,19 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
         "skipped": str(counts.skipped) if counts else "",
         "ledger": str(ledger_path),
         "gate-edits": _gate_edits(ledger),
+        "coverage": _coverage(ledger),
     }
+
+
+def _coverage(ledger: Ledger) -> str:
+    """The percentage the coverage gate judged (`79.99`); `skipped` without one, `unavailable`
+    when a report could not be used, empty when the gate is off."""
+    gate = ledger.gate(COVERAGE)
+    if gate is None or gate.verdict is GateVerdict.OFF:
+        return ""
+    if isinstance(gate.data, CoverageData) and gate.data.number is not None:
+        return gate.data.number
+    return "unavailable" if gate.verdict is GateVerdict.UNAVAILABLE else "skipped"
 
 
 def _gate_edits(ledger: Ledger) -> str:

@@ -103,11 +103,13 @@ class FakeGitHub:
         head_ref: str = "feature",
         base_ref: str | None = None,
         user: User = OCTOCAT,
+        labels: tuple[str, ...] = (),
     ) -> PullRequest:
         with self._lock:
             repo = self._repo(full_name)
             stamp = now()
             pr = PullRequest(
+                labels=labels,
                 number=number,
                 id=self.store.next_id("pull"),
                 title=title,

@@ -123,6 +123,7 @@ class PullRequest:
     state: str = "open"
     draft: bool = False
     maintainer_can_modify: bool = False
+    labels: tuple[str, ...] = ()  # names; a label added after the event shows here, not in the event
 
 
 @dataclass

@@ -196,6 +196,19 @@ def full_repository(u: Urls, repo: Repo) -> Json:
     return data
 
 
+def label(u: Urls, repo: Repo, name: str, index: int) -> Json:
+    """A label of the repository, as a pull request lists it."""
+    return {
+        "id": 9000 + index,
+        "node_id": node_id("Label", 9000 + index),
+        "url": u.repo_api(repo, f"/labels/{quote(name, safe='')}"),
+        "name": name,
+        "description": None,
+        "color": "ededed",
+        "default": False,
+    }
+
+
 def pull_api(u: Urls, repo: Repo, pr: PullRequest) -> str:
     return u.repo_api(repo, f"/pulls/{pr.number}")
 
@@ -239,7 +252,7 @@ def pull_request(u: Urls, repo: Repo, pr: PullRequest) -> Json:
         "title": pr.title,
         "user": user(u, pr.user),
         "body": pr.body,
-        "labels": [],
+        "labels": [label(u, repo, name, index) for index, name in enumerate(pr.labels)],
         "milestone": None,
         "active_lock_reason": None,
         "created_at": pr.created_at,

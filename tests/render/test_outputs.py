@@ -18,7 +18,7 @@ from evidence_gate.render import (
     render_report,
 )
 from tests.render.checks import check_structure, find, folded, gate_rows, seen
-from tests.render.gfm import parse, to_html
+from tests.render.gfm import to_html
 from tests.render.ledgers import HOSTILE, gate, hostile_ledger, ledger
 
 PLAIN_MARKERS = [
@@ -189,22 +189,3 @@ def test_the_report_holds_every_gate_evidence_and_annotation() -> None:
     text = seen(root)
     assert "warning at src/a.py:3-5: Uncovered" in text
     assert "c: no exit code recorded" in text
-
-
-def test_every_summary_names_the_checks_this_version_does_not_run() -> None:
-    passing = ledger(verdict=Verdict.PASS, gates=(gate("evidence", GateVerdict.PASS),), failed_tests=())
-    rendered = {
-        "comment": render_comment(passing),
-        "check summary": render_check_run(passing).summary,
-        "job summary": render_job_summary(passing),
-        "report": render_report(passing),
-    }
-    line = "Not checked: coverage of the change. A pass does not vouch for them."
-    for name, html in zip(rendered, to_html(*rendered.values()), strict=True):
-        assert line in seen(parse(html)), name
-
-
-def test_a_check_that_ran_is_not_listed_as_not_checked() -> None:
-    with_strength = ledger(gates=(gate("evidence", GateVerdict.PASS), gate("strength", GateVerdict.PASS)))
-    (html,) = to_html(render_comment(with_strength))
-    assert "Not checked: coverage of the change." in seen(parse(html))

@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from evidence_gate.gates import NOT_YET_CHECKED
 from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.wording import plural
@@ -224,7 +223,6 @@ class Context:
     counts_label: str
     deltas_label: str
     baseline: _Untrusted | None  # why there is no baseline, when there are no deltas
-    not_checked: str  # the checks this version does not run yet, comma-separated
     head: _Untrusted | None
     base: _Untrusted | None
     stack: _Untrusted
@@ -349,7 +347,6 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
         counts_label=_counts_label(ledger),
         deltas_label=_deltas_label(ledger),
         baseline=_clip_inline(ledger.baseline, sizes.inline) if ledger.deltas is None else None,
-        not_checked=", ".join(name for gate_id, name in NOT_YET_CHECKED if ledger.gate(gate_id) is None),
         head=None if ledger.head is None else _clip_inline(ledger.head, sizes.inline),
         base=None if ledger.base is None else _clip_inline(ledger.base, sizes.inline),
         stack=_clip_inline(ledger.stack, sizes.inline),

@@ -16,7 +16,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 from evidence_gate.errors import EvidenceGateError
-from evidence_gate.render.escaping import _Untrusted, code_block, escape_html, escape_markdown
+from evidence_gate.render.escaping import _Untrusted, code_block, escape_html, escape_markdown, mermaid_label
 from evidence_gate.workspace import Refused, open_regular
 
 # A template's name: a file of the templates folder, or of its one subfolder, `gates/` (one partial per gate).
@@ -85,7 +85,9 @@ def _finalize(value: object) -> object:
     if isinstance(value, jinja2.Undefined):
         return value  # printing it raises the undefined-name error, which says which name
     if isinstance(value, _Untrusted):
-        raise _UnescapedText("prints untrusted text without a filter: pass it through | md, | html or | fence")
+        raise _UnescapedText(
+            "prints untrusted text without a filter: pass it through | md, | html, | fence or | mermaid"
+        )
     if not isinstance(value, str | int):
         raise _UnescapedText(f"prints a {type(value).__name__}; print its items, or test it with `is none`")
     return value
@@ -101,12 +103,12 @@ def _environment(templates_dir: Path | None) -> SandboxedEnvironment:
     environment = SandboxedEnvironment(
         loader=loader,
         undefined=jinja2.StrictUndefined,
-        autoescape=False,  # the outputs are Markdown: escaping is explicit, through the md/html/fence filters
+        autoescape=False,  # the outputs are Markdown: escaping is explicit, through the md/html/fence/mermaid filters
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=_finalize,
     )
-    environment.filters.update(md=escape_markdown, html=escape_html, fence=code_block)
+    environment.filters.update(md=escape_markdown, html=escape_html, fence=code_block, mermaid=mermaid_label)
     return environment
 
 

@@ -1,8 +1,9 @@
-"""Escaping untrusted text for GitHub Markdown. Escaping is explicit, through three template filters:
+"""Escaping untrusted text for GitHub Markdown. Escaping is explicit, through four template filters:
 `md` (inline Markdown, table cells included), `html` (text inside an HTML block, such as a
-`<summary>`) and `fence` (a fenced code block). Untrusted values reach templates wrapped
-(`_Untrusted`), and a template that prints one without a filter is an error, not a leak. Each filter
-also shows invisible characters (`reveal_invisible`), so a name reads as what it is.
+`<summary>`), `fence` (a fenced code block) and `mermaid` (a quoted label in a Mermaid diagram).
+Untrusted values reach templates wrapped (`_Untrusted`), and a template that prints one without a
+filter is an error, not a leak. Each filter also shows invisible characters (`reveal_invisible`), so
+a name reads as what it is.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ _MD_LINE_START = re.compile(r"^(?:[#+=-]|\d{1,9}(?=[.)]))")
 _BACKTICKS = re.compile(r"`+")
 _COMMENT_OPEN = re.compile(r"<!--")
 _COMMENT_CLOSE = re.compile(r"-->")
+# What a quoted Mermaid label keeps as it is; every other character becomes Mermaid's `#code;`.
+_MERMAID_UNSAFE = re.compile(r"[^A-Za-z0-9 ./_,()+=:-]")
 
 
 def reveal_invisible(text: str) -> str:
@@ -89,3 +92,11 @@ def code_block(text: str) -> str:
     longest = max((len(run) for run in _BACKTICKS.findall(body)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}\n{body}\n{fence}"
+
+
+def mermaid_label(text: str) -> str:
+    """Untrusted text as the inside of a quoted Mermaid label (`A["..."]`): one line, invisible
+    characters shown, and every character but letters, digits, spaces and `./_,()+=:-` written as
+    Mermaid's entity code (`#35;`), so no quote, bracket, backtick or HTML can end the label, the
+    node or the code block, or open a marker."""
+    return _MERMAID_UNSAFE.sub(lambda match: f"#{ord(match.group(0))};", _fold(text))
