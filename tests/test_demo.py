@@ -56,15 +56,17 @@ def check_page(root: HtmlElement) -> None:
         "Test evidence",
         "Gate integrity",
         "Test strength",
+        "Coverage of the change",
         "Acceptance criteria",
     ]
-    assert [row[1] for row in rows[1:]] == ["❌ fail", "✅ pass", "❌ fail", "❌ fail"]
+    assert [row[1] for row in rows[1:]] == ["❌ fail", "✅ pass", "❌ fail", "❌ fail", "❌ fail"]
     details = root.xpath("//details")
     assert [text(block.xpath("./summary")[0]) for block in details] == [
         "Failing tests (1)",
         "Test evidence: ❌ fail",
         "Gate integrity: ✅ pass",
         "Test strength: ❌ fail",
+        "Coverage of the change: ❌ fail",
         "Acceptance criteria: ❌ fail",
     ]
     assert "AssertionError: -380 != 0" in text(details[0].xpath(".//pre")[0])
@@ -78,7 +80,11 @@ def check_page(root: HtmlElement) -> None:
     assert edits == [["H1", "RH-1 test-skipped", "tests/test_discount.py @@ -0,0 +1,28 @@"]]  # a skipped test added
     strength = [[text(cell) for cell in row.xpath("./td")][:2] for row in details[3].xpath(".//tbody/tr")]
     assert strength == [["tests/test_cart.py", "❌ still-green"], ["tests/test_discount.py", "⚠️ not-run"]]
-    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[4].xpath(".//tbody/tr")]
+    # Coverage weighs each changed line by its tests' strength: none is red, and one method runs in no test.
+    coverage = text(details[4])
+    assert "Coverage: 0% value-weighted (85.71% including 6 weakly covered paths), 1 gaps." in coverage
+    assert "shop/cart.py line 18" in coverage  # `del self.items[name]`: a proposed test
+    criteria = [[text(cell) for cell in row.xpath("./td")] for row in details[5].xpath(".//tbody/tr")]
     assert criteria == [
         [f"[SHOP-1#1] {CRITERIA[0]}", "✅ green", "1 test passed"],
         [f"[SHOP-1#2] {CRITERIA[1]}", "⚠️ missing", "no test names it"],
@@ -127,7 +133,7 @@ def test_without_pytest_unittest_runs_the_example(
 
     assert git(example, "log", "--format=%s").splitlines() == ["Add discount codes", "Add the cart"]
     assert git(example, "status", "--porcelain") == ""  # build/ is ignored, nothing else was left behind
-    assert sorted(path.name for path in (example / "build").iterdir()) == ["unittest.log"]
+    assert sorted(path.name for path in (example / "build").iterdir()) == [".coverage", "coverage.json", "unittest.log"]
     log = (example / "build" / "unittest.log").read_text(encoding="utf-8")
     assert "test_a_discount_code_lowers_the_total[SHOP-1#1]" in log
     assert log.rstrip().endswith("FAILED (failures=1, skipped=1)")

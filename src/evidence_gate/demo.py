@@ -3,16 +3,18 @@ needs no repository of one's own, no CI and no token.
 
 The example is real, not a recording: a git repository with a base commit (a tiny package `shop`)
 and a pull request's head commit (discount codes, one test tagged `[SHOP-1#1]`, one failing test,
-one skipped test, and a cart test that passes without the change), whose tests run for real in a
+one skipped test, a cart test that passes without the change, and a method no test runs), whose tests run for real in a
 child process, whose logs and reports the pipeline then reads like any other; the strength gate
 runs each changed test file again with the change taken away. So the comment it prints is the one
 the action would post.
 
-The tests run with pytest when it is importable (a console log and a JUnit report), else with the
-standard library's unittest (a console log only: pytest is a test extra, not a runtime dependency,
-and `pip install . && evidence-gate demo` must work on a fresh machine). The example's tests are
-unittest test cases, so both runners run the same tests. Without a JUnit report no test is named,
-so the acceptance-criteria gate is unavailable: the demo says so rather than hiding it.
+The tests run under coverage.py (a coverage report with the test that ran each line, which the
+coverage gate weighs by what the strength gate found), with pytest when it is importable (a console
+log and a JUnit report), else with the standard library's unittest (a console log only: pytest is a
+test extra, not a runtime dependency, and `pip install . && evidence-gate demo` must work on a
+fresh machine). The example's tests are unittest test cases, so both runners run the same tests.
+Without a JUnit report no test is named, so the acceptance-criteria gate is unavailable: the demo
+says so rather than hiding it.
 
 The preview is the same Markdown as HTML (CommonMark with GitHub's tables and strikethrough), in
 one self-contained file that works offline.
@@ -45,7 +47,7 @@ from evidence_gate.stacks.table import AdapterTable
 from evidence_gate.workspace import Workspace
 
 STORY = "SHOP-1"
-REPORTS = ("build/*.log", "build/*.xml")
+REPORTS = ("build/*.log", "build/*.xml", "build/*.json")
 TEST_TIMEOUT_SECONDS = 120
 # Fixed, so the example's commits (and the SHAs the comment shows) are the same on every machine.
 # Git's reflog takes the committer date too, so the run's start is this moment: reports written
@@ -72,6 +74,8 @@ requires-python = ">=3.11"
 testpaths = ["tests"]
 """,
     ".gitignore": "build/\n__pycache__/\n",
+    # coverage.py records which test ran each line (a dynamic context per test function).
+    ".coveragerc": "[run]\nsource = shop\ndynamic_context = test_function\ndata_file = build/.coverage\n",
     "shop/__init__.py": '"""A tiny shop: the example repository of `evidence-gate demo`."""\n',
     "shop/cart.py": '''\
 """A shopping cart: items and their prices, in cents."""
@@ -128,6 +132,9 @@ class Cart:
 
     def apply_discount(self, code: str) -> None:
         self.discount = DISCOUNTS[code]
+
+    def remove(self, name: str) -> None:
+        del self.items[name]
 
     def total(self) -> int:
         return sum(self.items.values()) - self.discount
@@ -278,17 +285,19 @@ def _git(environ: Mapping[str, str], repo: Path, date: str, *args: str) -> str:
 
 
 def run_tests(repo: Path, runner: Runner, environ: Mapping[str, str]) -> None:
-    """Run the example's tests for real, the console log (and pytest's JUnit report) into build/.
+    """Run the example's tests for real, under coverage.py: the console log (and pytest's JUnit
+    report) and the coverage report, with the test that ran each line, into build/.
 
     Exit 0 or 1 is a run (1: a test failed, as planned); anything else means the tests did not run
     as the demo intends (a runner crash, a usage error), which would make the comment misleading."""
     build = repo / "build"
     build.mkdir(exist_ok=True)
     log = build / f"{runner}.log"
+    measured = [sys.executable, "-m", "coverage", "run", "-m"]
     if runner is Runner.PYTEST:
-        command = [sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", f"--junitxml={build / 'junit.xml'}"]
+        command = [*measured, "pytest", "-rA", "-p", "no:cacheprovider", f"--junitxml={build / 'junit.xml'}"]
     else:
-        command = [sys.executable, "-m", "unittest", "discover", "--verbose"]
+        command = [*measured, "unittest", "discover", "--verbose"]
     env = scrubbed_environment(environ)
     for name in ("PYTEST_ADDOPTS", "PYTHONSAFEPATH"):  # a user's options, or no cwd on sys.path, would change the run
         env.pop(name, None)
@@ -311,6 +320,11 @@ def run_tests(repo: Path, runner: Runner, environ: Mapping[str, str]) -> None:
         raise DemoError(f"cannot run {sys.executable} ({error.strerror or error})") from error
     if completed.returncode not in (0, 1):
         raise DemoError(f"{runner} exited {completed.returncode} on the example's tests, not 0 or 1: see {log}")
+    report = [sys.executable, "-m", "coverage", "json", "--show-contexts", "-q", "-o", str(build / "coverage.json")]
+    written = subprocess.run(report, cwd=repo, env=env, capture_output=True, timeout=TEST_TIMEOUT_SECONDS, check=False)
+    if written.returncode != 0:
+        reason = " ".join(written.stderr.decode("utf-8", "replace").split())
+        raise DemoError(f"coverage.py could not write the example's coverage report: {reason}")
 
 
 # --- the preview ----------------------------------------------------------------------------------
