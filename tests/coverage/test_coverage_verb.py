@@ -257,3 +257,33 @@ def test_a_test_only_change_is_skipped_with_the_issues_words(
     assert code == 4
     assert ours["gate"]["message"] == "Coverage gate: could not determine percentage — skipping."
     assert ours["coverage_pct"] is None
+
+
+def test_two_reports_merge_as_any_run_and_diff_covers_intersection_differs(
+    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+) -> None:
+    """diff-cover keeps a line missed only when every report that measures its file misses it, so a
+    second report that does not list the line at all hides the miss; here only a run covers a line."""
+    repo, base = python_repo
+    first, second = repo.path.parent / "first.info", repo.path.parent / "second.info"
+    first.write_text("SF:shop/cart.py\nDA:2,1\nDA:3,1\nDA:4,0\nDA:5,1\nend_of_record\n")
+    second.write_text("SF:shop/cart.py\nDA:2,1\nend_of_record\n")
+    _, ours = coverage_json(cli, repo, base, "--report", first, "--report", second, "--no-value-weighting")
+    assert ours["covered_lines"] == {"shop/cart.py": [2, 3, 5]}
+    assert ours["gaps"] == [{"path": "shop/cart.py", "start": 4, "end": 4}]
+    out = repo.path.parent / "both.json"
+    run(
+        [
+            sys.executable,
+            "-m",
+            "diff_cover.diff_cover_tool",
+            str(first),
+            str(second),
+            f"--compare-branch={base}",
+            f"--format=json:{out}",
+            "-q",
+        ],
+        repo.path,
+    )
+    stats = json.loads(out.read_text())["src_stats"]["shop/cart.py"]
+    assert stats["violation_lines"] == []  # line 4, which no run covered, is not reported by diff-cover

@@ -57,6 +57,11 @@ CASES = [
 ]
 
 
+def every_file(name: str) -> bool:
+    """A reader's `keep` that wants every file's lines."""
+    return True
+
+
 def captured_root(folder: str) -> str:
     """Where the fixture's project lay when its tool ran (its README says), which absolute names use."""
     found = re.search(r"project root at capture: (\S+)", (FIXTURES / folder / "README.md").read_text())
@@ -181,7 +186,7 @@ def test_a_broken_or_hostile_report_is_unreadable_with_its_reason(
     path = tmp_path / "report"
     path.write_bytes(content)
     with pytest.raises(UnreadableReport, match=re.escape(reason)):
-        list(reader(kind).read(path))
+        list(reader(kind).read(path, every_file))
 
 
 def test_a_report_in_utf16_is_recognised_and_read(tmp_path: Path) -> None:
@@ -189,7 +194,7 @@ def test_a_report_in_utf16_is_recognised_and_read(tmp_path: Path) -> None:
     text = (FIXTURES / "coveragepy" / "coverage.xml").read_text("utf-8")
     path.write_bytes(text.encode("utf-16"))
     assert coverage_format(path.read_bytes()[:4096]) == "cobertura"
-    hits = [event for event in reader("cobertura").read(path) if isinstance(event, FileHits)]
+    hits = [event for event in reader("cobertura").read(path, every_file) if isinstance(event, FileHits)]
     assert {event.name for event in hits} == {"shop/__init__.py", "shop/cart.py"}
 
 
@@ -198,3 +203,20 @@ def test_formats_are_told_apart_by_content_never_by_name() -> None:
     assert coverage_format(b"mode: atomic\n") == "gocover"
     assert coverage_format(b'<?xml version="1.0"?><testsuites><testsuite/></testsuites>') is None
     assert coverage_format(b"============ 3 passed in 0.1s ============") is None
+
+
+@pytest.mark.parametrize(("folder", "report", "kind", "source", "executed", "missed"), CASES)
+def test_a_file_not_wanted_is_named_without_its_lines(
+    folder: str, report: str, kind: str, source: str, executed: set[int], missed: set[int]
+) -> None:
+    """A reader asks `keep` as each file starts and skips the lines of one that is not wanted, so a
+    report costs the memory of the change's files; the file is still named, for the unmapped list."""
+    asked: list[str] = []
+
+    def keep(name: str) -> bool:
+        asked.append(name)
+        return False
+
+    events = [event for event in reader(kind).read(FIXTURES / folder / report, keep) if isinstance(event, FileHits)]
+    assert [event.name for event in events] == asked
+    assert all(not event.hits and event.contexts is None for event in events)

@@ -69,31 +69,38 @@ class _Merged:
         return Lines(measured=frozenset(self.hits), covered=covered, contexts=contexts)
 
 
-def collect(reports: Iterable[CoverageReport], mapper: PathMapper, wanted: Collection[str]) -> CoverageMap:
-    """Every report read and merged over the `wanted` repository files."""
-    merged: dict[str, _Merged] = {}
-    reads: list[ReportRead] = []
-    unmapped: list[str] = []
-    unmapped_total = 0
-    for report in reports:
+@dataclass
+class _Collector:
+    mapper: PathMapper
+    wanted: Collection[str]
+    merged: dict[str, _Merged] = field(default_factory=dict)
+    unmapped: list[str] = field(default_factory=list)
+    unmapped_total: int = 0
+
+    def read(self, report: CoverageReport) -> ReportRead:
+        """One report read into the merge; what it held, and why it could not be used."""
         files = mapped = 0
         roots: tuple[str, ...] = ()
         problem = None
+
+        def keep(name: str) -> bool:
+            return self.mapper.map(name, report.directory, roots).path in self.wanted
+
         try:
-            for event in reader(report.format).read(report.path):
+            for event in reader(report.format).read(report.path, keep):
                 if isinstance(event, SourceRoots):
                     roots = event.roots
                     continue
                 files += 1
-                found = mapper.map(event.name, report.directory, roots)
+                found = self.mapper.map(event.name, report.directory, roots)
                 if found.path is None:
-                    unmapped_total += 1
-                    if len(unmapped) < MAX_UNMAPPED:
-                        unmapped.append(f"{event.name[:300]} ({report.shown}): {found.reason}")
+                    self.unmapped_total += 1
+                    if len(self.unmapped) < MAX_UNMAPPED:
+                        self.unmapped.append(f"{event.name[:300]} ({report.shown}): {found.reason}")
                     continue
                 mapped += 1
-                if found.path in wanted:
-                    merged.setdefault(found.path, _Merged()).add(event)
+                if found.path in self.wanted:
+                    self.merged.setdefault(found.path, _Merged()).add(event)
         except UnreadableReport as error:
             problem = f"unreadable {reader(report.format).title}: {error}"
         if problem is None and files and not mapped:
@@ -101,11 +108,18 @@ def collect(reports: Iterable[CoverageReport], mapper: PathMapper, wanted: Colle
                 f"none of its {files} files is a file of this repository; run the tests from the checkout, "
                 "or give the report's source root (Cobertura `<source>`) as it was on that machine"
             )
-        reads.append(ReportRead(shown=report.shown, format=report.format, files=files, mapped=mapped, problem=problem))
+        return ReportRead(shown=report.shown, format=report.format, files=files, mapped=mapped, problem=problem)
+
+
+def collect(reports: Iterable[CoverageReport], mapper: PathMapper, wanted: Collection[str]) -> CoverageMap:
+    """Every report read and merged over the `wanted` repository files."""
+    collector = _Collector(mapper=mapper, wanted=wanted)
+    reads = tuple(collector.read(report) for report in reports)
+    merged = collector.merged
     return CoverageMap(
         files={path: value.lines() for path, value in merged.items()},
-        reports=tuple(reads),
-        unmapped=tuple(unmapped),
-        unmapped_total=unmapped_total,
+        reports=reads,
+        unmapped=tuple(collector.unmapped),
+        unmapped_total=collector.unmapped_total,
         contexts=any(value.contexts is not None for value in merged.values()),
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 
@@ -34,6 +34,10 @@ class UnreadableReport(Exception):
 
 Event = FileHits | SourceRoots
 Events = Iterator[Event]
+# Whether the lines of a file a report names are wanted: a reader asks once per file, as it starts,
+# and skips the lines of one that is not (it still yields the file, without lines), so a report of
+# any size costs the memory of the files wanted.
+Keep = Callable[[str], bool]
 
 
 @dataclass(frozen=True, kw_only=True)

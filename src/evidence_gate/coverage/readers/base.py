@@ -10,7 +10,7 @@ from typing import Protocol
 
 from lxml import etree
 
-from evidence_gate.coverage.model import Event, Events, UnreadableReport
+from evidence_gate.coverage.model import Event, Events, Keep, UnreadableReport
 from evidence_gate.summary.xml_documents import hardened_target_parser, utf8_documents
 from evidence_gate.workspace import open_resolved
 
@@ -33,7 +33,7 @@ class Reader:
     name: str
     title: str
     recognises: Callable[[bytes], bool]
-    read: Callable[[Path], Events]
+    read: Callable[[Path, Keep], Events]
 
 
 class Target(Protocol):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from evidence_gate.coverage.model import Event, Events, FileHits, UnreadableReport
+from evidence_gate.coverage.model import Event, Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, local, root_tag, whole_number, xml_events
 
 
@@ -21,14 +21,16 @@ def recognises(head: bytes) -> bool:
 
 
 class _Target:
-    def __init__(self) -> None:
+    def __init__(self, keep: Keep) -> None:
+        self.keep = keep
+        self.keeping = False
         self.events: list[Event] = []
         self.file: FileHits | None = None
         self.files = 0
 
     def start(self, tag: str, attrib: Mapping[str, str]) -> None:
         tag = local(tag)
-        if tag == "line" and self.file is not None:
+        if tag == "line" and self.file is not None and self.keeping:
             count = max(_count(attrib, "count"), _count(attrib, "truecount"), _count(attrib, "falsecount"))
             self.file.add(whole_number(attrib.get("num"), "a line's num"), count)
         elif tag == "file":
@@ -36,6 +38,7 @@ class _Target:
             if not name:
                 raise UnreadableReport("a <file> has neither a path nor a name")
             self.file = FileHits(name=name)
+            self.keeping = self.keep(name)
 
     def end(self, tag: str) -> None:
         if local(tag) == "file" and self.file is not None:
@@ -50,8 +53,8 @@ class _Target:
         return None
 
 
-def read(path: Path) -> Events:
-    target = _Target()
+def read(path: Path, keep: Keep) -> Events:
+    target = _Target(keep)
     yield from xml_events(path, target)
     if not target.files:
         raise UnreadableReport("a Clover report with no <file> element: it measured no file")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from evidence_gate.coverage.model import Event, Events, FileHits, SourceRoots, UnreadableReport
+from evidence_gate.coverage.model import Event, Events, FileHits, Keep, SourceRoots, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, check_doctype, local, root_tag, whole_number, xml_events
 from evidence_gate.summary.xml_documents import hardened_parser
 from evidence_gate.workspace import open_resolved
@@ -33,7 +33,9 @@ class _Target:
     """Only element starts reach Python (no end, no text): a file is complete when the next class
     starts, or the document ends. The roots come from `<sources>`, read apart (`_roots`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: Keep) -> None:
+        self.keep = keep
+        self.keeping = False
         self.events: list[Event] = []
         self.hits: dict[int, int] = {}
         self.name: str | None = None
@@ -41,6 +43,8 @@ class _Target:
 
     def start(self, tag: str, attrib: Mapping[str, str]) -> None:
         if tag == "line":  # the hot path, once per line of the report
+            if not self.keeping:
+                return
             try:
                 line, hit = int(attrib["number"]), int(attrib["hits"])
             except (KeyError, ValueError):
@@ -59,6 +63,7 @@ class _Target:
             self.name = attrib.get("filename")
             if not self.name:
                 raise UnreadableReport("a <class> has no filename")
+            self.keeping = self.keep(self.name)
 
     def _flush(self) -> None:
         if self.name:
@@ -70,9 +75,9 @@ class _Target:
         self._flush()
 
 
-def read(path: Path) -> Events:
+def read(path: Path, keep: Keep) -> Events:
     yield SourceRoots(roots=_roots(path))
-    target = _Target()
+    target = _Target(keep)
     yield from xml_events(path, target)
     if not target.classes:
         raise UnreadableReport("a Cobertura report with no <class> element: it measured no file")

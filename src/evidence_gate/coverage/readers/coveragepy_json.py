@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
+from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.json_report import line_number, load_object, mapping
 
@@ -21,12 +21,15 @@ def recognises(head: bytes) -> bool:
     return start.startswith(b"{") and b'"meta"' in head and b'"files"' in head and b"coverage" in head
 
 
-def read(path: Path) -> Events:
+def read(path: Path, keep: Keep) -> Events:
     report = load_object(path)
     files = mapping(report.get("files"), "`files`")
     for name, entry in files.items():
         entry = mapping(entry, f"the entry of {name[:100]!r}")
         hits = FileHits(name=name)
+        if not keep(name):
+            yield hits
+            continue
         for key, count in (("missing_lines", 0), ("executed_lines", 1)):
             lines = entry.get(key, [])
             if not isinstance(lines, list):

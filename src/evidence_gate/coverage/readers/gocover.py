@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
+from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.text import text_lines
 
@@ -26,8 +26,9 @@ def recognises(head: bytes) -> bool:
     return _MODE.match(first) is not None
 
 
-def read(path: Path) -> Events:
+def read(path: Path, keep: Keep) -> Events:
     files: dict[str, FileHits] = {}
+    keeping: dict[str, bool] = {}
     for number, line in text_lines(path):
         if not line.strip() or line.startswith("mode: "):
             continue
@@ -37,9 +38,12 @@ def read(path: Path) -> Events:
         first, last = int(block["l1"]), int(block["l2"])
         if last < first:
             raise UnreadableReport(f"line {number}: the block ends (line {last}) before it starts (line {first})")
-        if int(block["stmts"]) == 0:
+        name = block["file"]
+        if name not in files:
+            files[name], keeping[name] = FileHits(name=name), keep(name)
+        if int(block["stmts"]) == 0 or not keeping[name]:
             continue
-        hits = files.setdefault(block["file"], FileHits(name=block["file"]))
+        hits = files[name]
         count = int(block["count"])
         for covered in range(first, last + 1):
             hits.hits[covered] = hits.hits.get(covered, 0) + count

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
+from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.json_report import line_number, load_object, mapping
 
@@ -20,7 +20,7 @@ def recognises(head: bytes) -> bool:
     return start.startswith(b"{") and b'"statementMap"' in head
 
 
-def read(path: Path) -> Events:
+def read(path: Path, keep: Keep) -> Events:
     for key, entry in load_object(path).items():
         entry = mapping(entry, f"the entry of {key[:100]!r}")
         if "statementMap" not in entry and isinstance(entry.get("data"), dict):
@@ -31,6 +31,9 @@ def read(path: Path) -> Events:
         statements = mapping(entry.get("statementMap"), f"statementMap of {name[:100]!r}")
         counts = mapping(entry.get("s"), f"`s` of {name[:100]!r}")
         hits = FileHits(name=name)
+        if not keep(name):
+            yield hits
+            continue
         for statement, location in statements.items():
             start = mapping(mapping(location, "a statement").get("start"), "a statement's start")
             line = line_number(start.get("line"), f"a statement's line in {name[:100]!r}")

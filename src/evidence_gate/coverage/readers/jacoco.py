@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from evidence_gate.coverage.model import Event, Events, FileHits, UnreadableReport
+from evidence_gate.coverage.model import Event, Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, local, root_tag, whole_number, xml_events
 
 
@@ -21,7 +21,9 @@ def recognises(head: bytes) -> bool:
 
 
 class _Target:
-    def __init__(self) -> None:
+    def __init__(self, keep: Keep) -> None:
+        self.keep = keep
+        self.keeping = False
         self.events: list[Event] = []
         self.package: str | None = None
         self.file: FileHits | None = None
@@ -29,7 +31,7 @@ class _Target:
 
     def start(self, tag: str, attrib: Mapping[str, str]) -> None:
         tag = local(tag)
-        if tag == "line" and self.file is not None:
+        if tag == "line" and self.file is not None and self.keeping:
             self.file.add(whole_number(attrib.get("nr"), "a line's nr"), whole_number(attrib.get("ci"), "a line's ci"))
         elif tag == "package":
             self.package = attrib.get("name", "")
@@ -38,6 +40,7 @@ class _Target:
             if not name or self.package is None:
                 raise UnreadableReport("a <sourcefile> has no name, or no <package> around it")
             self.file = FileHits(name=f"{self.package}/{name}" if self.package else name)
+            self.keeping = self.keep(self.file.name)
 
     def end(self, tag: str) -> None:
         tag = local(tag)
@@ -55,8 +58,8 @@ class _Target:
         return None
 
 
-def read(path: Path) -> Events:
-    target = _Target()
+def read(path: Path, keep: Keep) -> Events:
+    target = _Target(keep)
     yield from xml_events(path, target)
     if not target.files:
         raise UnreadableReport("a JaCoCo report with no <sourcefile> element: it measured no file")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, UnreadableReport
+from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, whole_number
 from evidence_gate.coverage.readers.text import text_lines
 
@@ -24,13 +24,16 @@ def recognises(head: bytes) -> bool:
     return first in (b"TN:", b"SF:") and _FIRST.search(head) is not None and b"\nSF:" in b"\n" + head
 
 
-def read(path: Path) -> Events:
+def read(path: Path, keep: Keep) -> Events:
     current: FileHits | None = None
+    keeping = False
     records = 0
     for number, line in text_lines(path):
         if line.startswith("DA:"):
             if current is None:
                 raise UnreadableReport(f"line {number}: DA: outside a record (no SF: before it)")
+            if not keeping:
+                continue
             fields = line[3:].split(",")
             if len(fields) < 2:
                 raise UnreadableReport(f"line {number}: DA: needs a line number and a hit count")
@@ -39,6 +42,7 @@ def read(path: Path) -> Events:
             if current is not None:
                 raise UnreadableReport(f"line {number}: SF: inside a record (no end_of_record before it)")
             current = FileHits(name=line[3:].strip())
+            keeping = keep(current.name)
         elif line.strip() == "end_of_record":
             if current is None:
                 raise UnreadableReport(f"line {number}: end_of_record with no record open")
