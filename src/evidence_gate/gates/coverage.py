@@ -306,6 +306,13 @@ def _verdict(decision: Decision, fail_on: CoverageFailOn) -> GateVerdict:
     return GateVerdict.PASS
 
 
+# Per state: the annotation's level, title and what it says after the lines (the weak one names the tests).
+_ANNOTATED = {
+    PathState.UNCOVERED: ("warning", "Not run by any test", "not run by any test."),
+    PathState.WEAK: ("notice", "Only weakly tested", "run only by tests not shown to fail without the change: "),
+}
+
+
 def _annotations(paths: tuple[CodePath, ...]) -> tuple[Annotation, ...]:
     """One per uncovered or weakly covered range, gaps first."""
     notes = [
@@ -313,24 +320,13 @@ def _annotations(paths: tuple[CodePath, ...]) -> tuple[Annotation, ...]:
             path=item.path,
             line=item.start,
             end_line=item.end,
-            level="warning",
-            title="Not run by any test",
-            message=f"Changed {item.lines}: not run by any test.",
+            level=level,
+            title=title,
+            message=f"Changed {item.lines}: {says}" + ", ".join(item.tests),
         )
+        for state, (level, title, says) in _ANNOTATED.items()
         for item in paths
-        if item.state is PathState.UNCOVERED
-    ] + [
-        Annotation(
-            path=item.path,
-            line=item.start,
-            end_line=item.end,
-            level="notice",
-            title="Only weakly tested",
-            message=f"Changed {item.lines}: run only by tests not shown to fail without the change: "
-            + ", ".join(item.tests),
-        )
-        for item in paths
-        if item.state is PathState.WEAK
+        if item.state is state
     ]
     return tuple(notes[:MAX_ANNOTATIONS])
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, BinaryIO, Protocol, cast
+from typing import TYPE_CHECKING, BinaryIO, Protocol, TypedDict, cast
 
 from lxml import etree
 
@@ -28,38 +28,40 @@ _MAX_DECLARATION_BYTES = 1024
 _DECLARED_ENCODING = re.compile(rb"""(<\?xml[^>]*?encoding\s*=\s*)(["'])[^"']*\2""")
 
 
+class _Hardening(TypedDict):
+    resolve_entities: bool
+    no_network: bool
+    load_dtd: bool
+    dtd_validation: bool
+    huge_tree: bool
+    remove_comments: bool
+    remove_pis: bool
+
+
+_HARDENED = _Hardening(
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    dtd_validation=False,
+    huge_tree=False,
+    remove_comments=True,
+    remove_pis=True,
+)
+
+
 def hardened_parser(tags: tuple[str, ...]) -> etree.XMLPullParser:
     """A streaming parser for untrusted reports: libxml2 with no network, no DTD loaded, no entity
     resolved, no huge-tree mode, comments and processing instructions dropped. Only the ends of
     elements of these local names (any namespace) reach Python: libxml2 skips the rest in C."""
-    return etree.XMLPullParser(
-        events=("end",),
-        tag=[f"{{*}}{name}" for name in tags],
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
+    return etree.XMLPullParser(events=("end",), tag=[f"{{*}}{name}" for name in tags], **_HARDENED)
 
 
 def hardened_target_parser(target: object) -> CustomTargetParser[None]:
     """The same hardening as `hardened_parser`, for a reader that takes each element's start, end and
     text as calls on `target` (lxml's parser target): no tree is built at all, so a report of any
     size costs the reader's own state, and a line element one call."""
-    return etree.XMLParser(
-        # lxml calls only the methods a target has; the stubs' protocol lists every one there is.
-        target=cast("etree.ParserTarget[None]", target),
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
+    # lxml calls only the methods a target has; the stubs' protocol lists every one there is.
+    return etree.XMLParser(target=cast("etree.ParserTarget[None]", target), **_HARDENED)
 
 
 def utf8_documents(handle: BinaryIO) -> Iterator[Iterator[bytes]]:

@@ -41,6 +41,7 @@ class Target(Protocol):
     them, `end(tag)` and `data(text)`: lxml calls only the methods a target defines)."""
 
     events: list[Event]
+    files: int  # files read so far
 
     def start(self, tag: str, attrib: Mapping[str, str]) -> None: ...
 
@@ -68,6 +69,13 @@ def xml_events(path: Path, target: Target) -> Events:
         raise UnreadableReport(f"malformed XML ({str(error).splitlines()[0]})") from error
     except OSError as error:
         raise UnreadableReport(f"cannot read ({error.strerror or error})") from error
+
+
+def target_events(path: Path, target: Target, empty: str) -> Events:
+    """`xml_events`, and `empty` as the reason the report is unreadable when it names no file."""
+    yield from xml_events(path, target)
+    if not target.files:
+        raise UnreadableReport(empty)
 
 
 def _drain(target: Target) -> list[Event]:

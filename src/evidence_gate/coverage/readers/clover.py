@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from evidence_gate.coverage.model import Event, Events, FileHits, Keep, UnreadableReport
-from evidence_gate.coverage.readers.base import Reader, local, root_tag, whole_number, xml_events
+from evidence_gate.coverage.readers.base import Reader, local, root_tag, target_events, whole_number
 
 
 def recognises(head: bytes) -> bool:
@@ -46,18 +46,12 @@ class _Target:
             self.file = None
             self.files += 1
 
-    def data(self, text: str) -> None:
-        return None
-
     def close(self) -> None:
         return None
 
 
 def read(path: Path, keep: Keep) -> Events:
-    target = _Target(keep)
-    yield from xml_events(path, target)
-    if not target.files:
-        raise UnreadableReport("a Clover report with no <file> element: it measured no file")
+    return target_events(path, _Target(keep), "a Clover report with no <file> element: it measured no file")
 
 
 def _count(attrib: Mapping[str, str], name: str) -> int:

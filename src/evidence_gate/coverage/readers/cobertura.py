@@ -16,7 +16,7 @@ from pathlib import Path
 from lxml import etree
 
 from evidence_gate.coverage.model import Event, Events, FileHits, Keep, SourceRoots, UnreadableReport
-from evidence_gate.coverage.readers.base import Reader, check_doctype, local, root_tag, whole_number, xml_events
+from evidence_gate.coverage.readers.base import Reader, check_doctype, local, root_tag, target_events, whole_number
 from evidence_gate.summary.xml_documents import hardened_parser
 from evidence_gate.workspace import open_resolved
 
@@ -39,7 +39,7 @@ class _Target:
         self.events: list[Event] = []
         self.hits: dict[int, int] = {}
         self.name: str | None = None
-        self.classes = 0
+        self.files = 0
 
     def start(self, tag: str, attrib: Mapping[str, str]) -> None:
         if tag == "line":  # the hot path, once per line of the report
@@ -69,7 +69,7 @@ class _Target:
         if self.name:
             self.events.append(FileHits(name=self.name, hits=self.hits))
             self.hits, self.name = {}, None
-            self.classes += 1
+            self.files += 1
 
     def close(self) -> None:
         self._flush()
@@ -77,10 +77,7 @@ class _Target:
 
 def read(path: Path, keep: Keep) -> Events:
     yield SourceRoots(roots=_roots(path))
-    target = _Target(keep)
-    yield from xml_events(path, target)
-    if not target.classes:
-        raise UnreadableReport("a Cobertura report with no <class> element: it measured no file")
+    yield from target_events(path, _Target(keep), "a Cobertura report with no <class> element: it measured no file")
 
 
 def _roots(path: Path) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from evidence_gate.coverage.model import Event, Events, FileHits, Keep, UnreadableReport
-from evidence_gate.coverage.readers.base import Reader, local, root_tag, whole_number, xml_events
+from evidence_gate.coverage.readers.base import Reader, local, root_tag, target_events, whole_number
 
 
 def recognises(head: bytes) -> bool:
@@ -51,18 +51,12 @@ class _Target:
         elif tag == "package":
             self.package = None
 
-    def data(self, text: str) -> None:
-        return None
-
     def close(self) -> None:
         return None
 
 
 def read(path: Path, keep: Keep) -> Events:
-    target = _Target(keep)
-    yield from xml_events(path, target)
-    if not target.files:
-        raise UnreadableReport("a JaCoCo report with no <sourcefile> element: it measured no file")
+    return target_events(path, _Target(keep), "a JaCoCo report with no <sourcefile> element: it measured no file")
 
 
 READER = Reader(name="jacoco", title="JaCoCo XML", recognises=recognises, read=read)
