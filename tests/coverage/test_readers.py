@@ -203,6 +203,11 @@ def test_formats_are_told_apart_by_content_never_by_name() -> None:
     assert coverage_format(b"mode: atomic\n") == "gocover"
     assert coverage_format(b'<?xml version="1.0"?><testsuites><testsuite/></testsuites>') is None
     assert coverage_format(b"============ 3 passed in 0.1s ============") is None
+    # go test -json whose test output happens to name the words a JSON coverage report holds
+    go_json = (
+        b'{"Time":"2026-01-01T00:00:00Z","Action":"output","Output":"\\"meta\\" \\"files\\" coverage statementMap"}\n'
+    )
+    assert coverage_format(go_json) is None
 
 
 @pytest.mark.parametrize(("folder", "report", "kind", "source", "executed", "missed"), CASES)

@@ -9,16 +9,20 @@ test_function`), or `""` for code run outside any test (a module's top level, ru
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.json_report import line_number, load_object, mapping
 
+# coverage.py writes `meta` first: `{"meta": {"format": 3, "version": "7.6.1", ...`. A log of JSON
+# lines (go test -json) that merely mentions these words starts otherwise.
+_START = re.compile(rb'\A\s*\{\s*"meta"\s*:\s*\{[^{}]*"version"\s*:')
+
 
 def recognises(head: bytes) -> bool:
-    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return start.startswith(b"{") and b'"meta"' in head and b'"files"' in head and b"coverage" in head
+    return _START.match(head.lstrip(b"\xef\xbb\xbf")) is not None and b'"files"' in head
 
 
 def read(path: Path, keep: Keep) -> Events:

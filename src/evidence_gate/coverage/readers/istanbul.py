@@ -8,16 +8,20 @@ and text reporters count lines. Files are named by their `path` (absolute, as th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.json_report import line_number, load_object, mapping
 
+# An object of objects, keyed by file (`{"/abs/src/cart.js": {"path": ...`), whose first entry is a
+# file's coverage: a log of JSON lines (`{"Time": "...`) that mentions `statementMap` is not one.
+_START = re.compile(rb'\A\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*\{')
+
 
 def recognises(head: bytes) -> bool:
-    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return start.startswith(b"{") and b'"statementMap"' in head
+    return _START.match(head.lstrip(b"\xef\xbb\xbf")) is not None and b'"statementMap"' in head
 
 
 def read(path: Path, keep: Keep) -> Events:
