@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from evidence_gate.changes import PathClassifier, collect_changes
-from evidence_gate.coverage.collect import CoverageReport
-from evidence_gate.coverage.gathering import CoverageFacts, gather_coverage
+from evidence_gate.coverage.collect import CoverageReport, report_directory
+from evidence_gate.coverage.gathering import ChangeCoverage, gather_coverage
 from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.criteria_source import TaggedTests, TagTally
 from evidence_gate.digest import Digest
@@ -95,7 +95,7 @@ class Facts:
     baseline_note: str
     in_ci: bool
     classifier: PathClassifier  # what each path is for (tests, CI, docs), by the adapter table
-    coverage: CoverageFacts | None = None  # None: no coverage report, or no change to measure
+    coverage: ChangeCoverage | None = None  # None: no coverage report, or no change to measure
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -202,7 +202,9 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
     coverage = None
     if git and head and change is not None and reports.coverage:
         given = [
-            CoverageReport(path=path, format=kind, shown=reports.shown[path], directory=_inside(path, effects.top))
+            CoverageReport(
+                path=path, format=kind, shown=reports.shown[path], directory=report_directory(path, effects.top)
+            )
             for path, kind in reports.coverage
         ]
         coverage = gather_coverage(git, change.head, change, given, classifier)
@@ -232,15 +234,6 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
         classifier=classifier,
         coverage=coverage,
     )
-
-
-def _inside(path: Path, top: Path) -> str | None:
-    """A report's directory relative to the top, `/`-separated; None outside the checkout."""
-    try:
-        relative = path.parent.relative_to(top.resolve()).as_posix()
-    except ValueError:
-        return None
-    return "" if relative == "." else relative
 
 
 def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_leave: bool) -> Reports:

@@ -27,6 +27,16 @@ class CoverageReport:
     directory: str | None
 
 
+def report_directory(path: Path, top: Path) -> str | None:
+    """A report's directory relative to the checkout's top, `/`-separated ("" at the top); None
+    outside the checkout (a report given on the command line may lie anywhere)."""
+    try:
+        relative = path.resolve().parent.relative_to(top.resolve()).as_posix()
+    except ValueError:
+        return None
+    return "" if relative == "." else relative
+
+
 @dataclass(frozen=True, kw_only=True)
 class ReportRead:
     shown: str

@@ -23,7 +23,7 @@ _MODULE = re.compile(rb"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
 
 
 @dataclass(frozen=True, kw_only=True)
-class CoverageFacts:
+class ChangeCoverage:
     map: CoverageMap
     changed: Mapping[str, tuple[int, ...]]  # each production file's added lines
     paired: Mapping[str, tuple[str, ...]]  # a changed production file -> the test files named after it
@@ -32,7 +32,7 @@ class CoverageFacts:
 
 def gather_coverage(
     git: Git, head: str, change: Change, reports: Sequence[CoverageReport], classifier: PathClassifier
-) -> CoverageFacts:
+) -> ChangeCoverage:
     files = git.files_at(head)
     mapper = PathMapper(files=frozenset(files), top=git.top.as_posix(), modules=_go_modules(git, head, files))
     changed = changed_production_lines(change)
@@ -43,7 +43,7 @@ def gather_coverage(
         for pattern in adapter.paths.test.patterns
         if isinstance(pattern.pattern, str)
     ]
-    return CoverageFacts(
+    return ChangeCoverage(
         map=collect(reports, mapper, frozenset(changed)),
         changed=changed,
         paired=paired_tests(changed, tests, subject_patterns(globs)),

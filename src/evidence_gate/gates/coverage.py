@@ -24,6 +24,7 @@ from typing import Any
 
 from evidence_gate.coverage.collect import CoverageMap
 from evidence_gate.coverage.decision import Decision, Outcome, Thresholds, decide, shown
+from evidence_gate.coverage.gathering import ChangeCoverage
 from evidence_gate.coverage.measure import Attribution, CodePath, Measures, PathState, measure, percent
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
@@ -251,16 +252,23 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         return CoverageFacts(measures=None, skip="no coverage report among the reports")
     if facts.change is None or facts.coverage is None:
         return CoverageFacts(measures=None, skip="no base was given, so there is no change to measure")
-    found = facts.coverage
+    verdicts, unavailable = strength_verdicts(earlier)
+    labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
+    return measured(facts.coverage, verdicts, unavailable, labels)
+
+
+def measured(
+    found: ChangeCoverage, verdicts: Mapping[str, str] | None, unavailable: str | None, labels: frozenset[str]
+) -> CoverageFacts:
+    """The change's coverage measured, each line weighed by the strength `verdicts` of its tests
+    (None: `unavailable` says why there are none): for the gate and for `evidence-gate coverage`."""
     if not found.changed:
         return CoverageFacts(
             measures=None, skip="the change adds no production line (a test-only change)", map=found.map
         )
-    verdicts, unavailable = strength_verdicts(earlier)
     attribution = Attribution(
         verdicts=verdicts, unavailable=unavailable, paired=found.paired, test_of_context=found.context_tests
     )
-    labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
     return CoverageFacts(measures=measure(found.changed, found.map.files, attribution), map=found.map, labels=labels)
 
 

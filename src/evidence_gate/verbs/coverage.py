@@ -12,10 +12,10 @@ from typing import Any, TextIO
 
 from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.console import line_safe
-from evidence_gate.coverage.collect import CoverageReport
+from evidence_gate.coverage.collect import CoverageReport, report_directory
 from evidence_gate.coverage.decision import shown
 from evidence_gate.coverage.gathering import gather_coverage
-from evidence_gate.coverage.measure import Attribution, Measures, measure
+from evidence_gate.coverage.measure import Measures
 from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.documents import read_capped
 from evidence_gate.effects import effects_for
@@ -72,10 +72,7 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     if found.map.problems:
         raise UsageError(found.map.problems[0])
     verdicts, unavailable = _strength(args.strength, environ)
-    attribution = Attribution(
-        verdicts=verdicts, unavailable=unavailable, paired=found.paired, test_of_context=found.context_tests
-    )
-    measures = measure(found.changed, found.map.files, attribution) if found.changed else None
+    facts = gate.measured(found, verdicts, unavailable, frozenset(args.label))
     settings = Settings(
         repo=git.top,
         coverage_minimum=args.minimum,
@@ -84,10 +81,9 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         coverage_fail_on=CoverageFailOn(args.fail_on),
         coverage_value_weighting=not args.no_value_weighting,
     )
-    facts = gate.CoverageFacts(measures=measures, map=found.map, labels=frozenset(args.label))
     result = gate.judge(facts, settings)
     if args.json:
-        print_json(_document(measures, result.data, result.verdict, result.headline, found.map.unmapped), out)
+        print_json(_document(facts.measures, result.data, result.verdict, result.headline, found.map.unmapped), out)
     else:
         out.write(line_safe(result.headline) + "\n")
         out.writelines(line_safe(detail) + "\n" for detail in result.details)
@@ -107,11 +103,7 @@ def _report(name: str, top: Path, environ: Mapping[str, str]) -> CoverageReport:
         kind = coverage_format(handle.read(64 * 1024))
     if kind is None:
         raise UsageError(f"{name}: not a coverage report this version reads (see `evidence-gate coverage --help`)")
-    try:
-        directory: str | None = path.parent.relative_to(top.resolve()).as_posix()
-    except ValueError:
-        directory = None
-    return CoverageReport(path=path, format=kind, shown=name, directory="" if directory == "." else directory)
+    return CoverageReport(path=path, format=kind, shown=name, directory=report_directory(path, top))
 
 
 def _strength(name: str | None, environ: Mapping[str, str]) -> tuple[dict[str, str] | None, str | None]:
