@@ -44,7 +44,7 @@ def generate(path: Path, megabytes: int) -> int:
     n = 0
     with path.open("w", encoding="utf-8") as out:
         out.write('<?xml version="1.0" ?>\n<coverage version="7.6" line-rate="0.75" timestamp="1">\n')
-        out.write("  <sources>\n    <source>/home/runner/work/app/app</source>\n  </sources>\n  <packages>\n")
+        out.write("  <sources>\n    <source>/build/checkout/app</source>\n  </sources>\n  <packages>\n")
         while out.tell() < megabytes * 1_000_000:
             out.write(f'    <package name="pkg{n}"><classes><class name="m{n}" filename="{name(n)}" line-rate="0.75">')
             out.write("<methods/><lines>\n")
@@ -64,7 +64,7 @@ def baseline(path: Path) -> None:
 
 
 def ours(path: Path, files: frozenset[str]) -> None:
-    mapper = PathMapper(files=files, top="/home/runner/work/app/app")
+    mapper = PathMapper(files=files, top="/build/checkout/app")
     report = CoverageReport(path=path, format="cobertura", shown=path.name, directory=None)
     found = collect([report], mapper, CHANGED)
     assert set(found.files) == CHANGED, found.problems

@@ -9,7 +9,7 @@ file name, with Windows separators. A name is tried, in order, as:
    under the report's own directory, then under the top;
 2. a Go import path under the module path of a `go.mod` of the repository (the longest that fits);
 3. the one repository file its trailing path matches longest: an absolute path from another
-   machine (`/home/runner/work/app/app/src/x.py`), JaCoCo's `com/example/Cart.java` under
+   machine (`/build/checkout/app/src/x.py`), JaCoCo's `com/example/Cart.java` under
    `src/main/java/`. Two files that match equally well make the name ambiguous: unmapped, not guessed.
 
 A name that matches no file of the repository is unmapped, and said so by the caller.
