@@ -12,7 +12,7 @@ from pathlib import Path
 
 from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.ledger import GateVerdict
-from tests.github_fake import FakeGitHub
+from tests.github_fake import FakeGitHub, faults
 
 from ..conftest import Repo
 from ..render.gfm import render
@@ -142,3 +142,16 @@ def test_thresholds_and_fail_on_come_from_the_inputs(
         coverage_fail_on="target",
     )
     assert coverage_of(strict)[0] is GateVerdict.FAIL
+
+
+def test_the_output_says_skipped_or_unavailable_and_a_failed_label_read_keeps_the_events_labels(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = covered_pull_request(repo, server, labels=("coverage:override",))
+    skipped = action(repo, event(tmp_path, base, head), head, reports="build/*.xml\nbuild/*.log")
+    assert skipped.outputs["coverage"] == "skipped"
+    (repo.path / "build" / "coverage.json").write_text('{"meta": {"version": "7"}, "files": {"x.py": 1}}\n')
+    server.script("GET /repos/{owner}/{repo}/pulls/{pull_number}", faults.not_found())
+    unavailable = action(repo, event(tmp_path, base, head, name="again.json"), head, reports="build/*")
+    assert unavailable.outputs["coverage"] == "unavailable"
+    assert "the pull request's labels are the event's" in unavailable.stdout

@@ -212,3 +212,14 @@ def test_a_switch_input_is_read_in_the_spellings_the_actions_toolkit_accepts(tmp
     environ = {"INPUT_CHECK-RUN": "True", "INPUT_PR-BODY": "FALSE", "INPUT_JOB-SUMMARY": "false"}
     settings = resolve(tmp_path, {}, environ, None)
     assert (settings.check_run, settings.pr_body, settings.job_summary) == (True, False, False)
+
+
+def test_coverage_thresholds_come_from_the_inputs_and_a_target_below_the_minimum_is_refused(tmp_path: Path) -> None:
+    settings = resolve(tmp_path, {}, {"INPUT_COVERAGE-MINIMUM": "50", "INPUT_COVERAGE-FAIL-ON": "target"}, None)
+    assert (settings.coverage_minimum, settings.coverage_target, settings.coverage_fail_on) == (50, 80, "target")
+    with pytest.raises(UsageError, match=r"coverage-target \(40\) is below coverage-minimum \(60\)"):
+        resolve(tmp_path, {}, {"INPUT_COVERAGE-TARGET": "40"}, None)
+    with pytest.raises(UsageError, match="coverage-minimum: '101' is not a whole number from 0 to 100"):
+        resolve(tmp_path, {}, {"INPUT_COVERAGE-MINIMUM": "101"}, None)
+    with pytest.raises(UsageError, match="'sometimes' is not a valid CoverageFailOn"):
+        resolve(tmp_path, {}, {"INPUT_COVERAGE-FAIL-ON": "sometimes"}, None)

@@ -287,3 +287,39 @@ def test_two_reports_merge_as_any_run_and_diff_covers_intersection_differs(
     )
     stats = json.loads(out.read_text())["src_stats"]["shop/cart.py"]
     assert stats["violation_lines"] == []  # line 4, which no run covered, is not reported by diff-cover
+
+
+def test_uncommitted_changes_and_an_untracked_go_module_are_measured_with_head_worktree(
+    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
+) -> None:
+    """`--head worktree`: the files are the work tree's (tracked and untracked), and a go.mod not yet
+    committed still maps import paths."""
+    base = repo.commit("base", {"README.md": "shop\n"})
+    repo.write({"svc/go.mod": "module example.com/svc\n\ngo 1.19\n", "svc/cart.go": "package svc\n\nfunc A() {}\n"})
+    report = tmp_path / "cover.out"
+    report.write_text("mode: set\nexample.com/svc/cart.go:3.10,3.12 1 0\n")
+    _, ours = coverage_json(cli, repo, base, "--head", "worktree", "--report", report, "--no-value-weighting")
+    assert ours["changed_lines"] == {"svc/cart.go": [3]}
+    assert ours["gaps"] == [{"path": "svc/cart.go", "start": 3, "end": 3}]
+
+
+def test_bad_arguments_are_one_line_errors(cli: Callable[..., CliResult], python_repo: tuple[Repo, str]) -> None:
+    repo, base = python_repo
+    (repo.path / "junit.xml").write_text('<?xml version="1.0"?><testsuites><testsuite name="t"/></testsuites>\n')
+    (repo.path / "strength.json").write_text('{"tests": "not a list"}\n')
+    cases = [
+        (("--report", repo.path / "junit.xml"), "not a coverage report this version reads"),
+        (
+            ("--report", repo.path / "coverage.xml", "--strength", repo.path / "strength.json"),
+            "not the JSON of `evidence-gate strength --json`",
+        ),
+        (
+            ("--report", repo.path / "coverage.xml", "--minimum", "90", "--target", "80"),
+            "--minimum and --target are percentages",
+        ),
+    ]
+    for arguments, message in cases:
+        result = cli("coverage", "--repo", repo.path, "--base", base, *arguments)
+        assert result.code == 2, arguments
+        assert message in result.err + result.out
+        assert "Traceback" not in result.err + result.out

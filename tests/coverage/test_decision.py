@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
@@ -120,3 +121,11 @@ def test_paths_join_over_unmeasured_lines_only_and_name_weak_tests() -> None:
         (5, 5, PathState.UNCOVERED, ()),
         (9, 10, PathState.UNCOVERED, ()),
     ]
+
+
+def test_a_value_weighted_number_above_coverage_of_any_test_is_clamped_and_said() -> None:
+    """The measures never give one (a strong line is a covered line); a payload that claims one is held down."""
+    claimed = replace(measured(7, 10, 7), value_pct=Decimal(90))
+    decision = decide(claimed, DEFAULT, frozenset())
+    assert (decision.number, decision.value_weighted) == (Decimal(70), True)
+    assert decision.notes == ("value-weighted coverage (90%) is above coverage of any test; clamped to 70%",)
