@@ -17,6 +17,7 @@ from typing import Protocol
 from evidence_gate import __version__
 from evidence_gate.errors import UsageError
 from evidence_gate.model import Counts
+from evidence_gate.quality.record import QualityRecord
 
 MAX_NAMED_TESTS = 5_000  # names kept beside identities, so a test missing from a later run can be named
 MAX_TEST_NAME = 300
@@ -25,8 +26,9 @@ OUTPUT_TAIL_LINES = 10
 
 
 class Verdict(StrEnum):
-    """The overall verdict. STAGNATION: nothing failed, but nothing was proven either (a gate could
-    not run, or every gate was not applicable), so the change is neither blocked nor green."""
+    """The overall verdict. There is no warning tier: a check that fails, is MISSING or could not
+    run blocks. STAGNATION is a BLOCKED verdict whose failure repeated: the same check failed with
+    the same error on three consecutive runs of the pull request, so retrying is pointless."""
 
     PASS = "PASS"
     BLOCKED = "BLOCKED"
@@ -39,6 +41,9 @@ class GateVerdict(StrEnum):
     NOT_APPLICABLE = "not-applicable"
     UNAVAILABLE = "unavailable"
     OFF = "off"  # switched off by the configuration (`gates-off`): shown as off, never silently absent
+    MISSING = "missing"  # the tool a check needs is not there (a project with sources and no type checker): blocks
+    INFO = "info"  # reported, never blocking (a smoke test)
+    UNVERIFIABLE = "unverifiable"  # needs human judgment (a plan item no test can prove): reported, never blocking
 
 
 class Outcome(StrEnum):
@@ -120,6 +125,7 @@ class Ledger:
     tool_version: str = __version__
     deltas: Deltas | None = None
     baseline: str = "not looked up"  # why there is no baseline, when there is none
+    quality: QualityRecord = field(default_factory=QualityRecord)  # the quality-gate report's own values
 
     def gate(self, gate_id: str) -> GateResult | None:
         return next((gate for gate in self.gates if gate.id == gate_id), None)
@@ -157,9 +163,25 @@ def trim_output(text: str) -> str:
     return "\n".join([*lines[:OUTPUT_HEAD_LINES], f"... {left_out} lines truncated ...", *lines[-OUTPUT_TAIL_LINES:]])
 
 
-def overall_verdict(gates: Sequence[GateResult]) -> Verdict:
-    """Any failed gate blocks. Otherwise a gate that could not run, or no gate that passed, is
-    stagnation: a pass needs evidence."""
+BLOCKING = frozenset({GateVerdict.FAIL, GateVerdict.MISSING, GateVerdict.UNAVAILABLE})
+# Said nothing either way: shown, and left out when deciding whether anything was proven.
+SILENT = frozenset({GateVerdict.OFF, GateVerdict.INFO, GateVerdict.UNVERIFIABLE})
+NO_EVIDENCE = "no evidence: no gate passed, and not every gate was justifiably not applicable"
+
+
+def overall_verdict(gates: Sequence[GateResult], stagnation: bool = False) -> Verdict:
+    """A failed, missing or unavailable gate blocks; a pass needs a gate that passed, or every gate
+    that spoke justifiably not applicable (a docs-only change). Nothing proven is BLOCKED
+    (`NO_EVIDENCE`). A blocked run whose failure repeated (`stagnation`) is STAGNATION."""
+    spoke = {gate.verdict for gate in gates} - SILENT
+    if spoke & BLOCKING or not spoke:
+        return Verdict.STAGNATION if stagnation else Verdict.BLOCKED
+    return Verdict.PASS
+
+
+def legacy_verdict(gates: Sequence[GateResult]) -> Verdict:
+    """The verdict as ledgers of versions 1 and 2 stated it: STAGNATION for nothing proven (a gate
+    that could not run, or none that passed). Used only to check what such a ledger says."""
     verdicts = {gate.verdict for gate in gates}
     if GateVerdict.FAIL in verdicts:
         return Verdict.BLOCKED
@@ -170,10 +192,13 @@ def overall_verdict(gates: Sequence[GateResult]) -> Verdict:
 
 _GATE_RANK = {
     GateVerdict.OFF: 0,
+    GateVerdict.INFO: 0,
+    GateVerdict.UNVERIFIABLE: 1,
     GateVerdict.NOT_APPLICABLE: 1,
     GateVerdict.PASS: 2,
     GateVerdict.UNAVAILABLE: 3,
-    GateVerdict.FAIL: 4,
+    GateVerdict.MISSING: 4,
+    GateVerdict.FAIL: 5,
 }
 
 
@@ -209,7 +234,7 @@ def merge(ledgers: Sequence[Ledger], combine: GateCombiner = lambda left, right:
                 gates[gate.id] = gate
     return replace(
         first,
-        verdict=overall_verdict(list(gates.values())),
+        verdict=overall_verdict(list(gates.values()), first.quality.stagnation is not None),
         counts=total,
         tests=tests,
         failed_tests=tuple(test for ledger in ledgers for test in ledger.failed_tests),

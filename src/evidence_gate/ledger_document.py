@@ -1,12 +1,16 @@
 """The ledger as a versioned JSON document: written to a file or an artifact, read back from one.
 
-Version 2 (`schemas/ledger.schema.json`) gives each gate a one-line `headline`, its `excerpts`
+Version 3 (`schemas/ledger.schema.json`) adds the quality-gate report's values (`quality`: the
+stage, the toolchain, the baseline, the failed checks' signatures, the stagnation) and the gate
+verdicts `missing`, `info` and `unverifiable`; its STAGNATION is a blocked verdict that repeated.
+Version 2 (`schemas/ledger.v2.schema.json`) gives each gate a one-line `headline`, its `excerpts`
 and a typed `data` payload, whose shape is the gate's own (`DATA_SCHEMA` in its module under
 `gates/`) and is checked by gate id. Version 1 (`schemas/ledger.v1.schema.json`, what the released
 action wrote: a gate's `summary` and `evidence`, no payload) is still read, so a ledger artifact or
 baseline made by an older run keeps working. A ledger read from outside (an artifact, another job)
 is untrusted: it is validated against its version's schema before use, and its verdict is never
-taken on trust.
+taken on trust. A version 1 or 2 ledger's stated verdict is checked by the rules it was written
+under (its STAGNATION meant "nothing proven"), and recomputed by today's.
 """
 
 from __future__ import annotations
@@ -33,13 +37,16 @@ from evidence_gate.ledger import (
     GateVerdict,
     Ledger,
     Verdict,
+    legacy_verdict,
     overall_verdict,
 )
 from evidence_gate.model import Counts
+from evidence_gate.quality.document import read_record, record_document
+from evidence_gate.quality.record import QualityRecord
 from evidence_gate.workspace import write_user_file
 
-LEDGER_VERSION = 2
-READ_VERSIONS = (1, 2)
+LEDGER_VERSION = 3
+READ_VERSIONS = (1, 2, 3)
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
 
 
@@ -81,6 +88,7 @@ def to_document(ledger: Ledger) -> dict[str, Any]:
             }
             for gate in ledger.gates
         ],
+        "quality": record_document(ledger.quality),
     }
 
 
@@ -114,7 +122,10 @@ def from_document(document: Any, source: str) -> Ledger:
     _check(_schema(version), document, source)
     counts = document["counts"]
     gates = tuple(_gate(gate, version, source, index) for index, gate in enumerate(document["gates"]))
-    stated, recomputed = Verdict(document["verdict"]), overall_verdict(gates)
+    quality = read_record(document["quality"]) if version >= 3 else QualityRecord()
+    repeated = quality.stagnation is not None
+    stated = Verdict(document["verdict"])
+    recomputed = overall_verdict(gates, repeated) if version >= 3 else legacy_verdict(gates)
     if stated is not recomputed:
         gates += (
             GateResult(
@@ -126,7 +137,7 @@ def from_document(document: Any, source: str) -> Ledger:
             ),
         )
     return Ledger(
-        verdict=overall_verdict(gates),
+        verdict=overall_verdict(gates, repeated),
         head=document["head"],
         base=document["base"],
         stack=document["stack"],
@@ -144,6 +155,7 @@ def from_document(document: Any, source: str) -> Ledger:
             for test in document["failed_tests"]
         ),
         gates=gates,
+        quality=quality,
     )
 
 

@@ -8,10 +8,11 @@ from evidence_gate.settings import FailOn
 
 
 def conclusion(verdict: Verdict, fail_on: FailOn) -> str:
-    """The check run's conclusion. STAGNATION fails unless `fail-on` is `blocked` or `never`."""
+    """The check run's conclusion. BLOCKED and STAGNATION (a BLOCKED that repeated) fail unless
+    `fail-on` is `never`."""
     if verdict is Verdict.PASS:
         return "success"
-    if fail_on is FailOn.NEVER or (verdict is Verdict.STAGNATION and fail_on is FailOn.BLOCKED):
+    if fail_on is FailOn.NEVER:
         return "neutral"
     return "failure"
 

@@ -21,6 +21,7 @@ from evidence_gate.ledger import (
     Ledger,
     Verdict,
     compare,
+    legacy_verdict,
     merge,
     overall_verdict,
     trim_output,
@@ -50,8 +51,24 @@ def ledger(verdict: Verdict, counts: Counts, tests: dict[str, str], gates: tuple
 def test_overall_verdict() -> None:
     assert overall_verdict([gate(GateVerdict.PASS), gate(GateVerdict.NOT_APPLICABLE)]) is Verdict.PASS
     assert overall_verdict([gate(GateVerdict.PASS), gate(GateVerdict.FAIL)]) is Verdict.BLOCKED
-    assert overall_verdict([gate(GateVerdict.PASS), gate(GateVerdict.UNAVAILABLE)]) is Verdict.STAGNATION
-    assert overall_verdict([gate(GateVerdict.NOT_APPLICABLE)]) is Verdict.STAGNATION
+    # No warning tier: a gate that could not run, or whose tool is missing, blocks.
+    assert overall_verdict([gate(GateVerdict.PASS), gate(GateVerdict.UNAVAILABLE)]) is Verdict.BLOCKED
+    assert overall_verdict([gate(GateVerdict.PASS), gate(GateVerdict.MISSING)]) is Verdict.BLOCKED
+    # Every gate justifiably not applicable (a docs-only change) passes; informational ones say nothing.
+    assert overall_verdict([gate(GateVerdict.NOT_APPLICABLE), gate(GateVerdict.INFO)]) is Verdict.PASS
+    assert overall_verdict([gate(GateVerdict.PASS), gate(GateVerdict.UNVERIFIABLE)]) is Verdict.PASS
+    # Nothing proven is blocked: no evidence.
+    assert overall_verdict([gate(GateVerdict.INFO), gate(GateVerdict.OFF)]) is Verdict.BLOCKED
+    assert overall_verdict([]) is Verdict.BLOCKED
+    # STAGNATION is a blocked run whose failure repeated; it never turns a pass into a failure.
+    assert overall_verdict([gate(GateVerdict.FAIL)], stagnation=True) is Verdict.STAGNATION
+    assert overall_verdict([gate(GateVerdict.PASS)], stagnation=True) is Verdict.PASS
+
+
+def test_a_version_2_ledger_is_checked_by_the_rules_it_was_written_under() -> None:
+    gates = [gate(GateVerdict.PASS), gate(GateVerdict.UNAVAILABLE)]
+    assert legacy_verdict(gates) is Verdict.STAGNATION
+    assert legacy_verdict([gate(GateVerdict.NOT_APPLICABLE)]) is Verdict.STAGNATION
 
 
 def test_the_json_form_round_trips_and_validates(tmp_path: Path) -> None:

@@ -270,7 +270,7 @@ def _gates_off_here(ledger: Ledger, settings: Settings) -> Ledger:
         else gate
         for gate in ledger.gates
     )
-    return replace(ledger, gates=gates, verdict=overall_verdict(gates))
+    return replace(ledger, gates=gates, verdict=overall_verdict(gates, ledger.quality.stagnation is not None))
 
 
 def current_pull(client: Github, context: GitHubContext, number: int) -> PullRequest:
