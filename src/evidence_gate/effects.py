@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evidence_gate.git import Git, open_repository
+from evidence_gate.quality.toolchain import own_environment, search_path
 from evidence_gate.runner import CommandRun, run_command
 from evidence_gate.workspace import Workspace
 
@@ -42,6 +43,13 @@ class Effects:
     in_ci: bool  # unattended: nobody reads a warning before the result counts
     runs_tests: bool = True  # the project's toolchain is here (the runner); not in the action's container
     clock: Callable[[], float] = time.time  # seconds since the epoch
+    own_environment: Path | None = None  # evidence-gate's own virtualenv's scripts: never a project's tool
+    project: Path | None = None  # where the project's virtualenv is, when `top` is a worktree of another revision
+
+    @property
+    def tools_path(self) -> str:
+        """The PATH the project's tools are found on and run with (see `quality/toolchain.py`)."""
+        return search_path(self.project or self.top, self.environ, self.own_environment)
 
     @property
     def top(self) -> Path:
@@ -68,4 +76,5 @@ def effects_for(repo: Path, environ: Mapping[str, str], workspace: Workspace | N
         workspace=workspace or Workspace.from_environment(repo, environ),
         commands=functools.partial(run_command, environ=environ),
         in_ci=environ.get("CI") == "true" or environ.get("GITHUB_ACTIONS") == "true",
+        own_environment=own_environment(),
     )

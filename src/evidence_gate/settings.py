@@ -7,7 +7,8 @@ In a pull request the work tree is the pull request's, so its config file would 
 its own gate (`fail-on: never`). There every key of the file is read as the base commit has it:
 each one decides the verdict (`fail-on`, `reports`, `stack`, `story`, `base`, `head`, `gates-off`,
 `fail-on-tags`, the `strength-*` keys, among them the command that runs the tests, the `coverage-*`
-thresholds), names the
+thresholds, `stage`, `baseline`, `scope`, `logs` and the commands of the checks: `type-check-command`,
+`lint-command`, `test-command`, `smoke`), names the
 required check (`check-name`) or decides what reviewers see and where the result goes
 (`comment-mode`, `check-run`, `pr-body`, `job-summary`, `templates-dir`,
 `ledger-out`). A pull request's change to the file is noted and
@@ -30,6 +31,7 @@ import jsonschema
 
 from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
 from evidence_gate.errors import ConfigError, UsageError
+from evidence_gate.quality.record import Stage
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.strength.plan import parse_shard
 from evidence_gate.workspace import Refused, Workspace
@@ -53,8 +55,8 @@ class CoverageFailOn(StrEnum):
 
 
 class FailOn(StrEnum):
-    STAGNATION = "stagnation"  # BLOCKED and STAGNATION fail the check run (nothing proven is not green)
-    BLOCKED = "blocked"  # only BLOCKED fails; STAGNATION is neutral
+    STAGNATION = "stagnation"  # BLOCKED and STAGNATION fail the check run
+    BLOCKED = "blocked"  # the same: STAGNATION is a BLOCKED verdict that repeated (kept for the configs that name it)
     NEVER = "never"  # report only: the check run is neutral unless PASS
 
 
@@ -85,9 +87,21 @@ KEYS = (
     "coverage-min-changed-lines",
     "coverage-fail-on",
     "coverage-value-weighting",
+    "stage",
+    "baseline",
+    "scope",
+    "smoke",
+    "type-check-command",
+    "lint-command",
+    "test-command",
+    "logs",
+    "command-timeout-seconds",
 )
 SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
-LIST_KEYS = ("reports", "gates-off", "fail-on-tags")  # an input of one item a line
+LIST_KEYS = ("reports", "gates-off", "fail-on-tags", "scope")  # an input of one item a line
+LINE_KEYS = ("smoke",)  # an input of one command a line (commas are the commands' own)
+MAP_KEYS = ("logs",)  # an input of one `key: value` a line
+LOG_CHECKS = ("type-check", "lint", "smoke")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,6 +134,15 @@ class Settings:
     coverage_min_changed_lines: int = 0  # fewer executable changed lines: the coverage gate only informs
     coverage_fail_on: CoverageFailOn = CoverageFailOn.MINIMUM
     coverage_value_weighting: bool = True  # count only lines run by tests strength found able to fail
+    stage: Stage = Stage.PRE_PR
+    baseline: str | None = None  # a baseline file, relative to the repository, or `base`
+    scope: tuple[str, ...] = ()  # globs of the files the change may touch (check 5)
+    smoke: tuple[str, ...] = ()  # smoke-test commands (check 8)
+    type_check_command: str | None = None
+    lint_command: str | None = None
+    test_command: str | None = None
+    logs: Mapping[str, str] = field(default_factory=dict)  # check -> glob of the log a step wrote
+    command_timeout_seconds: int = 900
     github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
@@ -139,9 +162,32 @@ def inputs_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for key in KEYS:
         value = environ.get(f"INPUT_{key.upper()}", "").strip()
-        if value:
-            found[key] = _lines(value) if key in LIST_KEYS else value
+        if not value:
+            continue
+        if key in LIST_KEYS:
+            found[key] = _lines(value)
+        elif key in LINE_KEYS:
+            found[key] = [
+                line.strip() for line in value.splitlines() if line.strip() and not line.lstrip().startswith("#")
+            ]
+        elif key in MAP_KEYS:
+            found[key] = _pairs(key, value)
+        else:
+            found[key] = value
     return found
+
+
+def _pairs(key: str, value: str) -> dict[str, str]:
+    """A map input: `name: value` a line, blank lines and `#` comments ignored."""
+    pairs: dict[str, str] = {}
+    for line in value.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        name, colon, rest = line.partition(":")
+        if not colon or not rest.strip():
+            raise UsageError(f"{key}: {clipped(repr(line.strip()))} is not a `name: value` line")
+        pairs[name.strip()] = rest.strip()
+    return pairs
 
 
 def _lines(value: str) -> list[str]:
@@ -206,6 +252,7 @@ def resolve(
         comment_mode = CommentMode(merged.get("comment-mode", CommentMode.ALWAYS))
         fail_on = FailOn(merged.get("fail-on", FailOn.STAGNATION))
         coverage_fail_on = CoverageFailOn(merged.get("coverage-fail-on", CoverageFailOn.MINIMUM))
+        stage = Stage(merged.get("stage", Stage.PRE_PR))
     except ValueError as error:
         raise UsageError(str(error)) from error
     api_wait = str(merged.get("api-wait-seconds", 60)).strip()
@@ -251,6 +298,17 @@ def resolve(
         ),
         coverage_fail_on=coverage_fail_on,
         coverage_value_weighting=_switch("coverage-value-weighting", merged.get("coverage-value-weighting", True)),
+        stage=stage,
+        baseline=str(merged["baseline"]) if merged.get("baseline") else None,
+        scope=tuple(merged.get("scope", ())),
+        smoke=tuple(merged.get("smoke", ())),
+        type_check_command=merged.get("type-check-command"),
+        lint_command=merged.get("lint-command"),
+        test_command=merged.get("test-command"),
+        logs=_logs(merged.get("logs", {})),
+        command_timeout_seconds=_whole(
+            "command-timeout-seconds", merged.get("command-timeout-seconds", 900), 1, 86_400
+        ),
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )
@@ -266,6 +324,14 @@ def _tags(values: object) -> tuple[str, ...]:
     if wrong:
         raise UsageError(f"fail-on-tags: {wrong[0][:20]!r} is not a tag id (RH-1 to RH-15, see docs/integrity.md)")
     return tags
+
+
+def _logs(value: Mapping[str, str]) -> dict[str, str]:
+    """`logs`: a check's name to the glob of its log; a misspelt check would read nothing, silently."""
+    unknown = [name for name in value if name not in LOG_CHECKS]
+    if unknown:
+        raise UsageError(f"logs: unknown check {clipped(repr(unknown[0]))} (known: {', '.join(LOG_CHECKS)})")
+    return {name: str(glob) for name, glob in value.items()}
 
 
 def _whole(key: str, value: object, least: int, most: int) -> int:

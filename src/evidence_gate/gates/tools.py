@@ -1,0 +1,227 @@
+"""What the checks that run a project's own tool share (1 type checker, 2 linter, 8 smoke test):
+finding the tool (quality/toolchain.py), running it under the capture protocol on the host, or
+reading the log a job's step wrote (`logs`) where the tools are not here (the action's container),
+and the payload the report shows: the command, its output, its exit code, what it counted.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evidence_gate.effects import Effects
+from evidence_gate.facts import Facts
+from evidence_gate.quality.capture import Captured, read_captured, run_captured
+from evidence_gate.quality.diagnostics import count
+from evidence_gate.quality.record import ToolRow, ToolStatus, tool_figures
+from evidence_gate.quality.toolchain import find_tool, unchanged_sources
+from evidence_gate.settings import Settings
+from evidence_gate.workspace import Refused
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolRun:
+    command: str
+    source: str  # `ran`, or the log it was read from
+    exit_code: int | None
+    output: str  # first 50 and last 10 lines
+    count: int | None  # errors or warnings it printed; None: not counted
+    first_error: str | None
+
+    def document(self) -> dict[str, object]:
+        return {
+            "command": self.command,
+            "source": self.source,
+            "exit_code": self.exit_code,
+            "output": self.output,
+            "count": self.count,
+            "first_error": self.first_error,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolData:
+    row: ToolRow
+    runs: tuple[ToolRun, ...]
+    baseline_count: int | None = None  # the baseline's errors or warnings, when it has them
+    counted: str = "errors"  # what `count` counts
+
+    @property
+    def first_error(self) -> str | None:
+        return next((run.first_error for run in self.runs if run.first_error), None)
+
+    @property
+    def total(self) -> int | None:
+        counts = [run.count for run in self.runs]
+        return None if not counts or None in counts else sum(c for c in counts if c is not None)
+
+    @property
+    def current(self) -> str | None:
+        """The Results table's current cell: what the tool counted, and its exit code."""
+        if not self.runs:
+            return None
+        failing = next((run.exit_code for run in self.runs if run.exit_code != 0), 0)
+        return tool_figures(failing, self.total, self.counted)
+
+    def document(self) -> dict[str, object]:
+        row = self.row
+        return {
+            "row": {
+                "check": row.check,
+                "tool": row.tool,
+                "status": str(row.status),
+                "command": row.command,
+                "reason": row.reason,
+            },
+            "runs": [run.document() for run in self.runs],
+            "baseline_count": self.baseline_count,
+            "counted": self.counted,
+        }
+
+
+_NULLABLE_TEXT = {"type": ["string", "null"]}
+_NULLABLE_INT = {"type": ["integer", "null"]}
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["row", "runs", "baseline_count", "counted"],
+    "properties": {
+        "row": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["check", "tool", "status", "command", "reason"],
+            "properties": {
+                "check": {"type": "integer", "minimum": 1, "maximum": 9},
+                "tool": {"type": "string"},
+                "status": {"enum": [str(status) for status in ToolStatus]},
+                "command": _NULLABLE_TEXT,
+                "reason": _NULLABLE_TEXT,
+            },
+        },
+        "runs": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["command", "source", "exit_code", "output", "count", "first_error"],
+                "properties": {
+                    "command": {"type": "string"},
+                    "source": {"type": "string"},
+                    "exit_code": _NULLABLE_INT,
+                    "output": {"type": "string"},
+                    "count": {"type": ["integer", "null"], "minimum": 0},
+                    "first_error": _NULLABLE_TEXT,
+                },
+            },
+        },
+        "baseline_count": {"type": ["integer", "null"], "minimum": 0},
+        "counted": {"enum": ["errors", "warnings", "commands"]},
+    },
+}
+
+
+def read_data(document: Any) -> ToolData:
+    row = document["row"]
+    return ToolData(
+        row=ToolRow(
+            check=row["check"],
+            tool=row["tool"],
+            status=ToolStatus(row["status"]),
+            command=row["command"],
+            reason=row["reason"],
+        ),
+        runs=tuple(ToolRun(**run) for run in document["runs"]),
+        baseline_count=document["baseline_count"],
+        counted=document["counted"],
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolSpec:
+    check: int
+    tool: str  # as the Toolchain table names it: `type checker`
+    command: str  # the adapter's command name: `typecheck`
+    config_key: str  # `type-check-command`
+    log_key: str  # the `logs` entry: `type-check`
+
+
+def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: Settings, effects: Effects) -> ToolData:
+    """The check's tool found, then run here or read from the log a step wrote."""
+    match = facts.detection.primary
+    adapter_command = match.commands.get(spec.command) if match.adapter_id == facts.adapter.id else None
+    root = effects.top / match.root
+    path = effects.tools_path
+    log = settings.logs.get(spec.log_key)
+    justification = unchanged_sources(facts.change)
+    row = find_tool(
+        check=spec.check,
+        tool=spec.tool,
+        configured=configured or (f"(the log {log})" if log else None),
+        config_key=spec.config_key,
+        adapter_command=adapter_command,
+        stack=facts.adapter.id,
+        cwd=root,
+        path=path,
+        justification=justification,
+    )
+    if row.status is not ToolStatus.DETECTED:
+        return ToolData(row=row, runs=())
+    if log:
+        return read_logs(spec, row, log, configured or adapter_command, effects)
+    if not effects.runs_tests:
+        missing = (
+            "the action's container does not run the project's tools: run"
+            f" `{row.command}` in a step and give its log through `logs: {spec.log_key}`"
+        )
+        return ToolData(row=_missing(row, missing), runs=())
+    command = row.command or ""  # a DETECTED row names its command
+    return ToolData(row=row, runs=(run_tool(command, root, path, settings, effects),))
+
+
+def run_tool(command: str, cwd: Path, path: str, settings: Settings, effects: Effects) -> ToolRun:
+    with tempfile.TemporaryDirectory(prefix="evidence-gate-check-") as scratch:
+        captured = run_captured(
+            effects, command, cwd, Path(scratch) / "output.log", settings.command_timeout_seconds, {"PATH": path}
+        )
+        return _run(captured)
+
+
+def read_logs(spec: ToolSpec, row: ToolRow, glob: str, command: str | None, effects: Effects) -> ToolData:
+    """The logs a job's steps wrote for this check, each read under the capture protocol."""
+    try:
+        files = effects.workspace.glob(glob, effects.top)
+        checked = [(effects.workspace.check(file), effects.workspace.shown(file)) for file in files]
+    except Refused as refusal:
+        return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {refusal.one_line()}"), runs=())
+    if not checked:
+        return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {glob} matched no file"), runs=())
+    shown_row = ToolRow(
+        check=row.check, tool=row.tool, status=row.status, command=command, reason=f"the log {glob} (`logs`)"
+    )
+    return ToolData(
+        row=shown_row, runs=tuple(_run(read_captured(file, command or shown, shown)) for file, shown in checked)
+    )
+
+
+def _run(captured: Captured) -> ToolRun:
+    return ToolRun(
+        command=captured.command,
+        source=captured.source,
+        exit_code=captured.exit_code,
+        output=captured.output,
+        count=count(captured.lines, captured.exit_code),
+        first_error=captured.first_error,
+    )
+
+
+def _missing(row: ToolRow, reason: str) -> ToolRow:
+    return ToolRow(check=row.check, tool=row.tool, status=ToolStatus.MISSING, command=row.command, reason=reason)
+
+
+def unrecorded(runs: Sequence[ToolRun]) -> list[str]:
+    """The runs whose output records no exit code: nothing can be said of them."""
+    return [run.source if run.source != "ran" else run.command for run in runs if run.exit_code is None]

@@ -1,0 +1,71 @@
+"""Check 1, the type checker: it passes when the project's type checker exits 0."""
+
+from __future__ import annotations
+
+from evidence_gate.effects import Effects
+from evidence_gate.facts import Facts
+from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, gather_tool, read_data, unrecorded
+from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.quality.record import ToolStatus
+from evidence_gate.settings import Settings
+from evidence_gate.wording import plural
+
+ID = "type-check"
+TITLE = "Type checker"
+SPEC = ToolSpec(
+    check=1, tool="type checker", command="typecheck", config_key="type-check-command", log_key="type-check"
+)
+
+
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> ToolData:
+    found = gather_tool(SPEC, settings.type_check_command, facts, settings, effects)
+    figures = facts.quality_baseline.type_check if facts.quality_baseline else None
+    return ToolData(row=found.row, runs=found.runs, baseline_count=figures.count if figures else None)
+
+
+def judge(data: ToolData, settings: Settings) -> GateResult:
+    return judge_tool(ID, TITLE, data, allow_baseline=False)
+
+
+def judge_tool(gate_id: str, title: str, data: ToolData, *, allow_baseline: bool) -> GateResult:
+    """Exit 0 passes; a linter (`allow_baseline`) also passes with no more warnings than the baseline."""
+    row = data.row
+    if row.status is not ToolStatus.DETECTED:
+        verdict = GateVerdict.NOT_APPLICABLE if row.status is ToolStatus.NOT_APPLICABLE else GateVerdict.MISSING
+        return GateResult(id=gate_id, title=title, verdict=verdict, headline=row.reason or str(row.status), data=data)
+    silent = unrecorded(data.runs)
+    if silent:
+        headline = f"{silent[0]} records no exit code (no `EXIT_CODE=` line): nothing can be said of it"
+        return GateResult(id=gate_id, title=title, verdict=GateVerdict.UNAVAILABLE, headline=headline, data=data)
+    failed = [run for run in data.runs if run.exit_code != 0]
+    total, before = data.total, data.baseline_count
+    counted = "" if total is None else plural(total, data.counted[:-1], data.counted)
+    delta = "" if total is None or before is None else f" (baseline {before:,}, {total - before:+,})"
+    if not failed:
+        return GateResult(
+            id=gate_id,
+            title=title,
+            verdict=GateVerdict.PASS,
+            headline=f"exit code 0{', ' + counted if counted else ''}{delta}",
+            data=data,
+        )
+    if allow_baseline and total is not None and before is not None and total <= before:
+        headline = f"exit code {failed[0].exit_code}, {counted}{delta}: no more than the baseline"
+        return GateResult(id=gate_id, title=title, verdict=GateVerdict.PASS, headline=headline, data=data)
+    why = counted + delta if counted else "its output could not be counted"
+    if allow_baseline and before is None:
+        why += "; no baseline to compare with"
+    return GateResult(
+        id=gate_id,
+        title=title,
+        verdict=GateVerdict.FAIL,
+        headline=f"exit code {failed[0].exit_code}: {why}",
+        details=tuple(run.first_error for run in failed if run.first_error),
+        data=data,
+    )
+
+
+GATE: Gate[ToolData] = Gate(
+    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
+)
