@@ -33,6 +33,8 @@ from evidence_gate.wording import plural
 ID = "gate-integrity"
 TITLE = "Gate integrity"
 EXCERPT_LINES = 40  # of each tagged hunk, in the payload; the inventory's artifact holds every line
+EXCERPT_CHARS = 300  # of a suppression's line
+MAX_SUPPRESSIONS = 1_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,6 +71,19 @@ class HunkRead:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Suppression:
+    """A suppression or coverage exclusion the change adds (RH-6, RH-7): check 7 audits it."""
+
+    path: str
+    line: int
+    text: str
+    justified: bool  # a reason follows it on its line; a rule code alone is not one
+
+    def document(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line, "text": self.text, "justified": self.justified}
+
+
+@dataclass(frozen=True, kw_only=True)
 class IntegrityData:
     summary_line: str  # GATE_SUMMARY: …
     listed: int
@@ -80,6 +95,7 @@ class IntegrityData:
     hunks: tuple[HunkRead, ...]  # the tagged hunks read
     failures: tuple[str, ...]
     parked: tuple[str, ...]  # `[S-1#2]: why`, criteria the freeze could not prove red
+    suppressions: tuple[Suppression, ...] = ()
 
     @property
     def partial(self) -> bool:
@@ -97,6 +113,7 @@ class IntegrityData:
             "hunks": [hunk.document() for hunk in self.hunks],
             "failures": list(self.failures),
             "parked": list(self.parked),
+            "suppressions": [item.document() for item in self.suppressions],
         }
 
 
@@ -122,6 +139,7 @@ def read_data(document: Any) -> IntegrityData:
         ),
         failures=tuple(document["failures"]),
         parked=tuple(document["parked"]),
+        suppressions=tuple(Suppression(**item) for item in document["suppressions"]),
     )
 
 
@@ -141,6 +159,7 @@ DATA_SCHEMA: dict[str, Any] = {
         "hunks",
         "failures",
         "parked",
+        "suppressions",
     ],
     "properties": {
         "summary_line": {"type": "string"},
@@ -172,6 +191,21 @@ DATA_SCHEMA: dict[str, Any] = {
         },
         "failures": _TEXTS,
         "parked": _TEXTS,
+        "suppressions": {
+            "type": "array",
+            "maxItems": 1000,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["path", "line", "text", "justified"],
+                "properties": {
+                    "path": {"type": "string"},
+                    "line": {"type": "integer", "minimum": 1},
+                    "text": {"type": "string"},
+                    "justified": {"type": "boolean"},
+                },
+            },
+        },
     },
 }
 
@@ -202,15 +236,10 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
     read = eligible(inventory)[: summary.inspected]
 
     def failing(hunk: TaggedHunk) -> bool:
-        return bool(hunk.unjustified) or "RH-14" in hunk.tags or bool(fail_on & {tag.rstrip("?") for tag in hunk.tags})
+        return "RH-14" in hunk.tags or bool(fail_on & {tag.rstrip("?") for tag in hunk.tags})
 
     failures = [
         *found.frozen.failures,
-        *(
-            f"{hunk.path}:{line}: a suppression or coverage exclusion added without a reason on its line"
-            for hunk in inventory.hunks
-            for line in hunk.unjustified
-        ),
         *(
             f"{hunk.path} {hunk.header}: {', '.join(sorted(fail_on & set(hunk.tags)))} (fail-on-tags)"
             for hunk in inventory.hunks
@@ -229,6 +258,17 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
         languages_unlisted=summary.languages_unlisted,
         hunks=tuple(_read(index, hunk, failing(hunk)) for index, hunk in enumerate(read) if hunk.tags),
         failures=tuple(failures),
+        suppressions=tuple(
+            Suppression(
+                path=hunk.path,
+                line=line.number,
+                text=line.text[:EXCERPT_CHARS],
+                justified=line.number not in hunk.unjustified,
+            )
+            for hunk in inventory.hunks
+            for line in hunk.added
+            if line.number in hunk.audited
+        )[:MAX_SUPPRESSIONS],
         parked=tuple(f"{item.criterion}: {item.why}" for item in (record.parked if record else ())),
     )
     return GateResult(

@@ -53,6 +53,7 @@ class TaggedHunk:
     added: tuple[ChangedLine, ...]
     removed: tuple[ChangedLine, ...]
     unjustified: tuple[int, ...] = ()  # new line numbers of suppressions added without a reason
+    audited: tuple[int, ...] = ()  # new line numbers of every suppression and coverage exclusion added
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -165,6 +166,7 @@ def _file_hunks(
             compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file)
         ):
             tags.append("RH-10")
+        audited, unjustified = _audited(hunk, set(added), language, idioms.tags, tags)
         tagged.append(
             TaggedHunk(
                 path=changed.path,
@@ -173,7 +175,8 @@ def _file_hunks(
                 tags=_ordered((*tags, *structural)),
                 added=hunk.added,
                 removed=hunk.removed,
-                unjustified=_unjustified(hunk, set(added), language, idioms.tags, tags),
+                unjustified=unjustified,
+                audited=audited,
             )
         )
     return tagged
@@ -211,23 +214,26 @@ def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: li
     )
 
 
-def _unjustified(
+def _audited(
     hunk: Hunk, added: set[str], language: str | None, idioms: tuple[TagIdioms, ...], tags: list[str]
-) -> tuple[int, ...]:
-    """The added suppressions and exclusions with no reason after them on their line (of the audited
-    tags the hunk carries)."""
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The lines that add a suppression or exclusion (of the audited tags the hunk carries), and
+    those of them with no reason after it on their line."""
     audited = [tag for tag in idioms if tag.id in AUDITED and tag.id in tags]
-    found = []
+    found: list[int] = []
+    unjustified: list[int] = []
     for line in hunk.added if audited else ():
         if line.text not in added:
             continue
         for tag in audited:
             patterns = tag.applicable(tag.added, language)
             match = next((m for pattern in patterns if (m := pattern.search(line.text))), None)
-            if match is not None and not _REASON.search(_CODES.sub("", line.text[match.end() :].strip(), count=1)):
+            if match is not None:
                 found.append(line.number)
+                if not _REASON.search(_CODES.sub("", line.text[match.end() :].strip(), count=1)):
+                    unjustified.append(line.number)
                 break
-    return tuple(found)
+    return tuple(found), tuple(unjustified)
 
 
 def _structural_tags(changed: ChangedFile) -> tuple[str, ...]:
@@ -279,6 +285,7 @@ def _with(hunk: TaggedHunk, tag: str) -> TaggedHunk:
         added=hunk.added,
         removed=hunk.removed,
         unjustified=hunk.unjustified,
+        audited=hunk.audited,
     )
 
 

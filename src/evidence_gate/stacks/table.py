@@ -49,6 +49,7 @@ class PathPatterns:
 @dataclass(frozen=True, kw_only=True)
 class TruthSources:
     globs: pathspec.GitIgnoreSpec
+    patterns: tuple[str, ...]  # the globs as written (check 9 matches them at any depth)
     references: tuple[re.Pattern[str], ...]
 
 
@@ -279,6 +280,7 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
         truth_sources=(
             TruthSources(
                 globs=c.globs(truth["globs"], "truth_sources.globs"),
+                patterns=tuple(truth["globs"]),
                 references=tuple(
                     c.regex(pattern, f"truth_sources.references[{index}]", group="ref")
                     for index, pattern in enumerate(truth["references"])

@@ -1,0 +1,239 @@
+"""Check 9, references: every symbol the change's added lines reference through the stack
+adapter's reference patterns (a localisation key, a string resource, an i18n key, a generated
+endpoint) exists in the adapter's truth-source files at head. A dangling reference fails, with its
+file and line: `NSLocalizedString("greeting", …)` against `Localizable.strings`,
+`R.string.app_name` or `@string/app_name` against `strings.xml`, `t('home.title')` against the
+i18n JSON.
+
+Mandatory when an adapter of the project has truth sources and the change adds references; not
+applicable otherwise, saying which. A repository with no truth-source file at all (an app that is
+not localised) has nothing to check against: not applicable too, saying so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import pathspec
+
+from evidence_gate.effects import Effects
+from evidence_gate.facts import Facts
+from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.model import FileKind
+from evidence_gate.quality.truth_sources import Unreadable, keys
+from evidence_gate.settings import Settings
+from evidence_gate.stacks.table import Adapter, TruthSources
+from evidence_gate.wording import plural
+
+ID = "references"
+TITLE = "References"
+MAX_REFERENCES = 5_000
+MAX_SOURCES = 2_000
+_SKIPPED_KINDS = frozenset({FileKind.DOCS, FileKind.SNAPSHOT})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reference:
+    path: str
+    line: int
+    key: str
+    found: bool
+
+    def document(self) -> dict[str, object]:
+        return {"path": self.path, "line": self.line, "key": self.key, "found": self.found}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReferencesData:
+    sources: tuple[str, ...]  # the truth-source files read at head
+    unreadable: tuple[str, ...]  # `path: why`
+    references: tuple[Reference, ...]
+
+    @property
+    def dangling(self) -> tuple[Reference, ...]:
+        return tuple(reference for reference in self.references if not reference.found)
+
+    def document(self) -> dict[str, object]:
+        return {
+            "sources": list(self.sources),
+            "unreadable": list(self.unreadable),
+            "references": [reference.document() for reference in self.references],
+        }
+
+
+_TEXTS = {"type": "array", "items": {"type": "string"}}
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["sources", "unreadable", "references"],
+    "properties": {
+        "sources": _TEXTS,
+        "unreadable": _TEXTS,
+        "references": {
+            "type": "array",
+            "maxItems": MAX_REFERENCES,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["path", "line", "key", "found"],
+                "properties": {
+                    "path": {"type": "string"},
+                    "line": {"type": "integer", "minimum": 1},
+                    "key": {"type": "string"},
+                    "found": {"type": "boolean"},
+                },
+            },
+        },
+    },
+}
+
+
+def read_data(document: Any) -> ReferencesData:
+    return ReferencesData(
+        sources=tuple(document["sources"]),
+        unreadable=tuple(document["unreadable"]),
+        references=tuple(Reference(**item) for item in document["references"]),
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReferencesFacts:
+    data: ReferencesData | None
+    reason: str = ""  # why there is nothing to check
+
+
+def _adapters(facts: Facts) -> list[tuple[Adapter, str, TruthSources]]:
+    """The project's adapters that have truth sources, each with its root."""
+    found = [(facts.adapter, facts.detection.primary.root)]
+    found += [
+        (adapter, match.root)
+        for match in facts.detection.matches
+        if (adapter := facts.classifier.table.adapters.get(match.adapter_id)) is not None
+    ]
+    unique = {
+        (adapter.id, root): (adapter, root, adapter.truth_sources)
+        for adapter, root in found
+        if adapter.truth_sources is not None
+    }
+    return list(unique.values())
+
+
+def _within(path: str, root: str) -> bool:
+    return root in ("", ".") or path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> ReferencesFacts:
+    if facts.change is None:
+        return ReferencesFacts(data=None, reason="no base was given, so there is no change whose references to check")
+    adapters = _adapters(facts)
+    if not adapters:
+        return ReferencesFacts(
+            data=None,
+            reason=f"the {facts.adapter.id} stack has no truth sources (localisation files, string resources)",
+        )
+    added: list[tuple[str, int, str, str]] = []  # path, line, key, adapter id
+    for changed in facts.change.files:
+        if changed.kind in _SKIPPED_KINDS:
+            continue
+        for adapter, root, truth in adapters:
+            if not _within(changed.path, root):
+                continue
+            for line in changed.added_lines:
+                for pattern in truth.references:
+                    for found in pattern.finditer(line.text):
+                        added.append((changed.path, line.number, found.group("ref"), adapter.id))
+    if not added:
+        names = ", ".join(sorted({adapter.id for adapter, _, _ in adapters}))
+        return ReferencesFacts(data=None, reason=f"the change adds no reference to a truth source ({names})")
+    git, head = effects.checkout(), facts.change.head
+    files = git.files_at(head)
+    defined: set[str] = set()
+    sources: list[str] = []
+    unreadable: list[str] = []
+    used = {adapter for *_, adapter in added}
+    for adapter, root, truth in adapters:
+        if adapter.id not in used:
+            continue
+        spec = pathspec.GitIgnoreSpec.from_lines(_anywhere(truth))
+        for path in files:
+            if len(sources) >= MAX_SOURCES or not _within(path, root) or path in sources or not spec.match_file(path):
+                continue
+            content = git.file_at(head, PurePosixPath(path))
+            if content is None:
+                continue
+            try:
+                defined |= keys(path, content)
+                sources.append(path)
+            except Unreadable as problem:
+                unreadable.append(f"{path}: {problem}")
+    if not sources and not unreadable:
+        return ReferencesFacts(
+            data=None,
+            reason="the repository has no truth-source file to check the change's references against"
+            " (it is not localised)",
+        )
+    references = tuple(
+        Reference(path=path, line=number, key=key, found=key in defined)
+        for path, number, key, _ in dict.fromkeys(added)
+    )[:MAX_REFERENCES]
+    return ReferencesFacts(
+        data=ReferencesData(sources=tuple(sources), unreadable=tuple(unreadable), references=references)
+    )
+
+
+def _anywhere(truth: TruthSources) -> list[str]:
+    """The adapter's truth-source globs, matched at any depth: an app's `res/values/strings.xml`
+    sits under `app/src/main/`."""
+    return [glob if glob.startswith(("/", "**/")) else f"**/{glob}" for glob in truth.patterns]
+
+
+def judge(facts: ReferencesFacts, settings: Settings) -> GateResult:
+    data = facts.data
+    if data is None:
+        return GateResult(id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=facts.reason)
+    dangling = data.dangling
+    details = tuple(f"{item.path}:{item.line}: {item.key!r} is not defined in any truth source" for item in dangling)
+    annotations = tuple(
+        Annotation(
+            path=item.path,
+            line=item.line,
+            end_line=item.line,
+            level="failure",
+            message=f"{item.key!r} is not defined in any truth source at head",
+            title="Check 9: dangling reference",
+        )
+        for item in dangling
+    )
+    if dangling and data.unreadable:
+        unread = plural(len(data.unreadable), "truth source")
+        headline = f"{plural(len(dangling), 'reference')} not found, and {unread} could not be read"
+        return GateResult(
+            id=ID,
+            title=TITLE,
+            verdict=GateVerdict.UNAVAILABLE,
+            headline=headline,
+            details=details + data.unreadable,
+            annotations=annotations,
+            data=data,
+        )
+    if dangling:
+        headline = f"{plural(len(dangling), 'dangling reference')} of {len(data.references):,}"
+        return GateResult(
+            id=ID,
+            title=TITLE,
+            verdict=GateVerdict.FAIL,
+            headline=headline,
+            details=details,
+            annotations=annotations,
+            data=data,
+        )
+    headline = f"all {plural(len(data.references), 'reference')} defined in {plural(len(data.sources), 'truth source')}"
+    return GateResult(id=ID, title=TITLE, verdict=GateVerdict.PASS, headline=headline, data=data)
+
+
+GATE: Gate[ReferencesFacts] = Gate(
+    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
+)

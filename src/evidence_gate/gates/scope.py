@@ -1,0 +1,143 @@
+"""Check 5, scope: every changed file lies within the declared scope, the configuration's `scope`
+globs or a `Scope:` list in the pull request's body (.gitignore syntax, one item a line); the files
+outside it are listed. With no scope declared there is nothing to judge: not applicable, saying so.
+
+A scope from the body is the author's own declaration: the check holds the change to it, and
+a reviewer reads it beside the diff. The configuration's, when set, is the one that applies."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pathspec
+
+from evidence_gate.effects import Effects
+from evidence_gate.facts import Facts
+from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.settings import Settings
+from evidence_gate.wording import plural
+
+ID = "scope"
+TITLE = "Scope"
+MAX_LISTED = 200
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?\**Scope\**:\**\s*(?P<inline>.*)$", re.IGNORECASE)
+_ITEM = re.compile(r"^\s*[-*+]\s+`?(?P<glob>[^`\s][^`]*?)`?\s*$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScopeData:
+    source: str  # `the configuration's scope` or `the pull request's Scope: list`
+    globs: tuple[str, ...]
+    changed: int
+    outside: tuple[str, ...]  # the first MAX_LISTED changed files outside the scope
+    outside_total: int
+
+    def document(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "globs": list(self.globs),
+            "changed": self.changed,
+            "outside": list(self.outside),
+            "outside_total": self.outside_total,
+        }
+
+
+DATA_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["source", "globs", "changed", "outside", "outside_total"],
+    "properties": {
+        "source": {"type": "string"},
+        "globs": {"type": "array", "maxItems": 1000, "items": {"type": "string"}},
+        "changed": {"type": "integer", "minimum": 0},
+        "outside": {"type": "array", "maxItems": MAX_LISTED, "items": {"type": "string"}},
+        "outside_total": {"type": "integer", "minimum": 0},
+    },
+}
+
+
+def read_data(document: Any) -> ScopeData:
+    return ScopeData(
+        source=document["source"],
+        globs=tuple(document["globs"]),
+        changed=document["changed"],
+        outside=tuple(document["outside"]),
+        outside_total=document["outside_total"],
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScopeFacts:
+    data: ScopeData | None
+    reason: str = ""  # why there is nothing to judge
+
+
+def body_scope(body: str) -> tuple[str, ...]:
+    """The globs a body declares: `Scope: a, b` on one line, or a list under a `Scope:` line."""
+    globs: list[str] = []
+    inside = False
+    for line in body.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            inline = heading["inline"].strip().strip("`")
+            globs.extend(part.strip().strip("`") for part in inline.split(",") if part.strip())
+            inside = not inline
+            continue
+        item = _ITEM.match(line) if inside else None
+        if item:
+            globs.append(item["glob"])
+        elif inside and line.strip():
+            inside = False
+    return tuple(globs[:1000])
+
+
+def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> ScopeFacts:
+    if facts.change is None:
+        return ScopeFacts(data=None, reason="no base was given, so there is no change to hold to a scope")
+    if settings.scope:
+        globs, source = settings.scope, "the configuration's `scope`"
+    else:
+        globs = body_scope(facts.pull_request.body) if facts.pull_request else ()
+        source = "the pull request's `Scope:` list"
+    if not globs:
+        return ScopeFacts(
+            data=None,
+            reason="no scope declared: no `scope` in the configuration, no `Scope:` list in the pull request's body",
+        )
+    spec = pathspec.GitIgnoreSpec.from_lines(globs)
+    outside = [changed.path for changed in facts.change.files if not spec.match_file(changed.path)]
+    return ScopeFacts(
+        data=ScopeData(
+            source=source,
+            globs=tuple(globs),
+            changed=len(facts.change.files),
+            outside=tuple(outside[:MAX_LISTED]),
+            outside_total=len(outside),
+        )
+    )
+
+
+def judge(facts: ScopeFacts, settings: Settings) -> GateResult:
+    data = facts.data
+    if data is None:
+        return GateResult(id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=facts.reason)
+    if data.outside_total:
+        headline = f"{plural(data.outside_total, 'changed file')} outside {data.source}"
+        return GateResult(
+            id=ID,
+            title=TITLE,
+            verdict=GateVerdict.FAIL,
+            headline=headline,
+            details=tuple(f"{path}: outside the scope" for path in data.outside),
+            data=data,
+        )
+    headline = f"all {plural(data.changed, 'changed file')} within {data.source}"
+    return GateResult(id=ID, title=TITLE, verdict=GateVerdict.PASS, headline=headline, data=data)
+
+
+GATE: Gate[ScopeFacts] = Gate(
+    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
+)
