@@ -16,10 +16,12 @@ import gzip
 import json
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Ledger
 from evidence_gate.model import Counts
+from evidence_gate.quality.document import baseline_document, baseline_of, baseline_problem
+from evidence_gate.quality.record import Baseline, TestFigures
 
 MARKER = "evidence-gate:digest"
 MAX_ENCODED = 48_000  # leaves room in a 65,535-byte check-run summary
@@ -34,11 +36,14 @@ class Digest:
     counts: Counts | None
     tests: dict[str, str]
     names: dict[str, str] = field(default_factory=dict)  # test id -> name, for those that fit
+    figures: Baseline | None = None  # the checks' figures (a baseline's), from a digest that has them
+    signatures: dict[int, str] = field(default_factory=dict)  # the run's failed checks' signatures
 
 
 def encode(ledger: Ledger) -> str | None:
     """The digest as an HTML comment, or None when even the identities would not fit (the check run
-    stays readable)."""
+    stays readable). The checks' figures go in too (`q`), beside the failed checks' signatures
+    (`g`): a later run's baseline and its history."""
     counts = ledger.counts
     names = sorted((identity, name[:MAX_TEST_NAME]) for identity, name in ledger.test_names.items())
     keep = len(names)
@@ -47,13 +52,29 @@ def encode(ledger: Ledger) -> str | None:
             "c": None if counts is None else [counts.passed, counts.failed, counts.skipped],
             "t": "".join(f"{identity}{_OUTCOMES[outcome]}" for identity, outcome in sorted(ledger.tests.items())),
             "n": dict(names[:keep]),
+            "g": {str(number): mark for number, mark in sorted(ledger.quality.signatures.items())},
         }
+        if ledger.quality.measured is not None:
+            document["q"] = baseline_document(ledger.quality.measured, tests=False)
         packed = base64.b64encode(gzip.compress(json.dumps(document, separators=(",", ":")).encode(), mtime=0))
         if len(packed) <= MAX_ENCODED:
             return f"<!-- {MARKER}:v1:{packed.decode()} -->"
         if keep == 0:
             return None
         keep //= 2
+
+
+def from_digest(digest: Digest) -> Baseline:
+    """A base commit's run as a baseline: the checks' figures where its digest has them, else its
+    test counts alone."""
+    counts = digest.counts
+    test = (
+        None
+        if counts is None
+        else TestFigures(exit=None, passed=counts.passed, failed=counts.failed, skipped=counts.skipped)
+    )
+    found = digest.figures or Baseline()
+    return replace(found, test=found.test or test, outcomes=digest.tests, names=digest.names)
 
 
 def decode(text: str) -> Digest | None:
@@ -78,13 +99,29 @@ def decode(text: str) -> Digest | None:
             return None
         parsed[identity] = _NAMES[short]
     names = _names(document.get("n", {}))
-    if names is None:
+    signatures = _signatures(document.get("g", {}))
+    figures = document.get("q")
+    if names is None or signatures is None or (figures is not None and baseline_problem(figures) is not None):
         return None
+    read = baseline_of(figures) if figures is not None else None
     if counts is None:
-        return Digest(counts=None, tests=parsed, names=names)
+        return Digest(counts=None, tests=parsed, names=names, figures=read, signatures=signatures)
     if not (isinstance(counts, list) and len(counts) == 3 and all(isinstance(n, int) and n >= 0 for n in counts)):
         return None
-    return Digest(counts=Counts(passed=counts[0], failed=counts[1], skipped=counts[2]), tests=parsed, names=names)
+    total = Counts(passed=counts[0], failed=counts[1], skipped=counts[2])
+    return Digest(counts=total, tests=parsed, names=names, figures=read, signatures=signatures)
+
+
+def _signatures(value: object) -> dict[int, str] | None:
+    """The failed checks' signatures, or None when their shape is forged."""
+    if not isinstance(value, dict) or len(value) > 9:
+        return None
+    found: dict[int, str] = {}
+    for number, mark in value.items():
+        if not (re.fullmatch(r"[1-9]", str(number)) and isinstance(mark, str) and re.fullmatch(r"[0-9a-f]{12}", mark)):
+            return None
+        found[int(number)] = mark
+    return found
 
 
 def _names(value: object) -> dict[str, str] | None:

@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from evidence_gate.changes import PathClassifier, collect_changes
@@ -20,13 +21,15 @@ from evidence_gate.coverage.collect import CoverageReport, report_directory
 from evidence_gate.coverage.gathering import ChangeCoverage, gather_coverage
 from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.criteria_source import TaggedTests, TagTally
-from evidence_gate.digest import Digest
+from evidence_gate.digest import Digest, from_digest
 from evidence_gate.effects import Effects
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates.claims import LogEvidence, weighed
+from evidence_gate.git import WORKTREE, Git
 from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Excerpt, FailedTest, case_identity
 from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
 from evidence_gate.model import Change, Counts, Detection, PullRequest, TestSummary
+from evidence_gate.quality.record import Baseline, State, ToolRow
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import Adapter, AdapterTable
@@ -96,6 +99,8 @@ class Facts:
     in_ci: bool
     classifier: PathClassifier  # what each path is for (tests, CI, docs), by the adapter table
     coverage: ChangeCoverage | None = None  # None: no coverage report, or no change to measure
+    quality_baseline: Baseline | None = None  # what the checks compare with (see quality/baseline.py)
+    state: State | None = None  # the candidate: its commit, its diff's size, the time
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,6 +112,11 @@ class RunInputs:
     baseline_note: str = "not looked up: only the action reads the base commit's check run"
     table: AdapterTable
     secrets: tuple[str, ...] = field(default=(), repr=False)  # masked in everything the ledger holds
+    quality_baseline: Baseline | None = None
+    baseline_source: str | None = None  # where `quality_baseline` came from; None: the base commit's digest
+    history: tuple[Mapping[int, str], ...] = ()  # earlier runs' failed checks' signatures, the latest last
+    history_note: str = "no earlier runs were read"
+    test_run: ToolRow | None = None  # check 3's tool, when `quality` ran the test command itself
 
 
 class _CaseCollector:
@@ -233,7 +243,18 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
         in_ci=effects.in_ci,
         classifier=classifier,
         coverage=coverage,
+        quality_baseline=inputs.quality_baseline or (from_digest(inputs.baseline) if inputs.baseline else None),
+        state=_state(git, base, head, settings.head, effects.clock()) if git and head else None,
     )
+
+
+def _state(git: Git, base: str | None, head: str, head_rev: str | None, now: float) -> State:
+    """The report's state snapshot: `git log --oneline -1`, `git diff --stat`'s total, the time."""
+    commit = git.oneline(head)
+    diff = git.diff_stat(base, WORKTREE if head_rev == WORKTREE else head) if base else "no base: no diff"
+    if head_rev == WORKTREE:
+        commit += " (with the work tree's changes)"
+    return State(commit=commit, diff=diff, time=datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
 def find_reports(workspace: Workspace, top: Path, patterns: Sequence[str], may_leave: bool) -> Reports:

@@ -153,6 +153,20 @@ class Git:
             self._run(["add", "--all", "--", "."], env=env)
             return self._run(["write-tree"], env=env).stdout.decode().strip()
 
+    def oneline(self, commit: str) -> str:
+        """`git log --oneline -1` of `commit`: its short hash and subject."""
+        output = self._run(["log", "--oneline", "--no-decorate", "--no-color", "-1", "--end-of-options", commit])
+        return output.stdout.decode("utf-8", "replace").strip()
+
+    def diff_stat(self, base: str, head: str) -> str:
+        """The last line of `git diff --stat base head`: `N files changed, M insertions(+), K deletions(-)`."""
+        spec = [base] if head == WORKTREE else [base, head]
+        output = self._run(
+            ["diff", "--stat", "--no-color", "--no-ext-diff", "--no-textconv", "--end-of-options", *spec]
+        )
+        lines = output.stdout.decode("utf-8", "replace").strip().splitlines()
+        return lines[-1].strip() if lines else "0 files changed"
+
     def file_at(self, commit: str, relative: PurePosixPath) -> bytes | None:
         """The content of the file at `relative` (to the top) in `commit`, or None when the commit
         has no file there."""

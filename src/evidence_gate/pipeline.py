@@ -15,6 +15,7 @@ from evidence_gate.facts import RunInputs, gather
 from evidence_gate.gates.gate import Gate
 from evidence_gate.gates.registry import GATES, check_gate_ids
 from evidence_gate.ledger import GateResult, Ledger, compare, overall_verdict
+from evidence_gate.quality.assemble import quality_record
 from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 
@@ -41,6 +42,8 @@ def run_pipeline(settings: Settings, inputs: RunInputs, effects: Effects, gates:
         check_name=settings.check_name,
         baseline=facts.baseline_note,
     )
+    record = quality_record(facts, results, settings, inputs)
+    ledger = replace(ledger, quality=record, verdict=overall_verdict(results, record.stagnation is not None))
     if facts.baseline is not None:
         ledger = replace(ledger, deltas=compare(facts.baseline.counts, facts.baseline.tests, ledger))
     return Scrubber(inputs.secrets).value(ledger)

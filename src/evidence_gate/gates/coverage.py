@@ -109,6 +109,11 @@ class CoverageData:
         return shown(percent(self.covered, self.total)) if self.total else None
 
     @property
+    def current(self) -> str | None:
+        """The quality report's Results cell: the percentage judged."""
+        return None if self.number is None else f"{self.number}%"
+
+    @property
     def value_pct(self) -> str | None:
         return shown(percent(self.strong, self.total)) if self.total and self.strong is not None else None
 

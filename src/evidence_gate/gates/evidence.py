@@ -19,6 +19,7 @@ from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.ledger import Annotation, GateResult, GateVerdict
 from evidence_gate.markers import Claim
 from evidence_gate.model import Change, Counts, FileKind, TestSummary
+from evidence_gate.quality.toolchain import unchanged_sources
 from evidence_gate.settings import Settings
 from evidence_gate.wording import failed_of, plural
 
@@ -172,6 +173,17 @@ def judge(facts: Facts, settings: Settings) -> GateResult:
         *_change_lines(facts.change),
         *(f"no file matched `reports` glob {pattern!r}" for pattern in reports.unmatched),
     ]
+    idle = unchanged_sources(facts.change)
+    if not reports.all and idle is not None:
+        result = GateResult(
+            id=ID,
+            title=TITLE,
+            verdict=GateVerdict.NOT_APPLICABLE,
+            headline=idle,
+            details=tuple(details),
+            data=_data(facts, None),
+        )
+        return _with_refusals(result, reports.refused)
     if not reports.all:
         result = GateResult(
             id=ID,
@@ -214,8 +226,9 @@ def judge(facts: Facts, settings: Settings) -> GateResult:
         GateVerdict.NOT_APPLICABLE if verdict.not_applicable else GateVerdict.PASS if verdict.ok else GateVerdict.FAIL
     )
     headline = verdict.reason
-    if facts.baseline is not None:
-        kept = evaluate_kept_tests(_kept_tests_facts(facts.baseline, facts, verdict))
+    base = _base_run(facts)
+    if base is not None:
+        kept = evaluate_kept_tests(_kept_tests_facts(base, facts, verdict))
         details += kept.details
         if not kept.ok and gate_verdict is not GateVerdict.FAIL:
             gate_verdict, headline = GateVerdict.FAIL, kept.reason
@@ -295,6 +308,18 @@ def _with_refusals(gate: GateResult, refused: tuple[str, ...]) -> GateResult:
         annotations=gate.annotations,
         data=gate.data,
     )
+
+
+def _base_run(facts: Facts) -> Digest | None:
+    """The run to hold this one to: the base commit's digest, else a baseline with test figures
+    (a file, or the checks run at the base)."""
+    if facts.baseline is not None:
+        return facts.baseline
+    given = facts.quality_baseline
+    if given is None or given.test is None:
+        return None
+    counts = Counts(passed=given.test.passed, failed=given.test.failed, skipped=given.test.skipped)
+    return Digest(counts=counts, tests=given.outcomes, names=given.names)
 
 
 def _kept_tests_facts(baseline: Digest, facts: Facts, verdict: ClaimVerdict) -> KeptTestsFacts:

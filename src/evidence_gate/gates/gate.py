@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.ledger import GateData, GateResult, GateVerdict
+from evidence_gate.quality.checks import stage_skip
 from evidence_gate.settings import Settings
 
 F = TypeVar("F")
@@ -63,4 +64,7 @@ class Gate(Generic[F]):
                 verdict=GateVerdict.OFF,
                 headline="switched off by the configuration (`gates-off`)",
             )
+        skipped = stage_skip(self.id, settings.stage)
+        if skipped is not None:
+            return GateResult(id=self.id, title=self.title, verdict=GateVerdict.NOT_APPLICABLE, headline=skipped)
         return self.judge(self.gather(facts, settings, effects, earlier), settings)

@@ -4,14 +4,14 @@ Against the base commit's digest (counts, test identities, names):
 
 | rule | verdict |
 |---|---|
-| a test the base ran (passed or failed) is missing, and the change does not delete it | fail, naming it |
-| fewer tests executed than at the base, beyond the missing tests the change deletes | fail |
+| a test the base ran (passed or failed) is missing | fail, naming it |
+| fewer tests executed than at the base | fail: deleting a test is not a way to green |
 | no identities on one side (no JUnit report) | the counts alone decide |
 
-A missing test is deleted by the change when its name (without parameters, `[3]`, or subtest,
-`/case`) stands as a word on a line the change removed from a test file; a deleted test file's lines
-all count as removed. A missing test the digest has no name for cannot be shown deleted: it fails,
-as "N more unnamed".
+A missing test the change deletes (its name, without parameters, `[3]`, or subtest, `/case`,
+stands as a word on a line the change removed from a test file; a deleted test file's lines all
+count as removed) is named as deleted by the change, and still fails: the executed count may not
+fall below the baseline's. A missing test the digest has no name for fails as "N more unnamed".
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def evaluate_kept_tests(facts: KeptTestsFacts) -> KeptTestsVerdict:
     lost = [identity for identity in missing if identity not in deleted]
     shortfall = base.executed - now.executed
     details = (f"{len(deleted)} tests the base ran are gone with the lines the change deletes",) if deleted else ()
+    gone = sorted(name for identity in deleted if (name := facts.base_names.get(identity)) is not None)
+    named_deleted = tuple(f"deleted by the change: {name}" for name in gone[:MAX_NAMED])
     if lost:
         names = sorted(name for identity in lost if (name := facts.base_names.get(identity)) is not None)
         unnamed = len(lost) - len(names)
@@ -66,15 +68,17 @@ def evaluate_kept_tests(facts: KeptTestsFacts) -> KeptTestsVerdict:
         missing = [f"missing: {name}" for name in names[:MAX_NAMED]]
         if cut := _listed(names[MAX_NAMED:], unnamed, 0):
             missing.append(f"missing: {cut}")
-        return KeptTestsVerdict(ok=False, reason=reason, details=(*details, *missing))
-    if shortfall > len(deleted):
+        return KeptTestsVerdict(ok=False, reason=reason, details=(*details, *missing, *named_deleted))
+    if shortfall > 0:
         why = (
-            f"{len(deleted)} of them deleted by the change"
-            if compared
+            f"deleted by the change: {_listed(gone, len(deleted) - len(gone), IN_REASON)}"
+            if deleted
             else "no test identities on both sides to tell which tests went missing"
+            if not compared
+            else "the tests that went are not named on both sides"
         )
         reason = f"{shortfall} fewer tests executed than at the base ({base.executed} -> {now.executed}; {why})"
-        return KeptTestsVerdict(ok=False, reason=reason, details=details)
+        return KeptTestsVerdict(ok=False, reason=reason, details=(*details, *named_deleted))
     return KeptTestsVerdict(
         ok=True, reason=f"{now.executed} tests executed, {base.executed} at the base", details=details
     )

@@ -8,16 +8,36 @@ from typing import Any
 
 from evidence_gate.documents import clipped
 from evidence_gate.errors import UsageError
-from evidence_gate.gates import coverage, criteria, evidence, integrity, strength
+from evidence_gate.gates import (
+    coverage,
+    criteria,
+    evidence,
+    integrity,
+    lint,
+    references,
+    scope,
+    smoke,
+    strength,
+    suppressions,
+    type_check,
+)
 from evidence_gate.gates.gate import DataType, Gate
 from evidence_gate.ledger import GateResult
 
+# Judged in this order: coverage weighs by strength's verdicts, the ignore-comment audit reads the
+# gate-integrity inventory, and the smoke test runs after every other check.
 GATES: tuple[Gate[Any], ...] = (
+    type_check.GATE,
+    lint.GATE,
     evidence.GATE,
     integrity.GATE,
     strength.GATE,
     coverage.GATE,
+    scope.GATE,
     criteria.GATE,
+    suppressions.GATE,
+    references.GATE,
+    smoke.GATE,
 )
 
 GATE_IDS = tuple(gate.id for gate in GATES)

@@ -1,0 +1,85 @@
+"""The quality record of one run, from its facts and its judged gates: the Toolchain table (each
+tool check's row, the test and coverage evidence found), the baseline, every failed check's
+signature and, over the earlier runs' signatures, the stagnation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evidence_gate.facts import Facts, RunInputs
+from evidence_gate.gates.tools import ToolData
+from evidence_gate.ledger import GateResult
+from evidence_gate.quality.measured import measured
+from evidence_gate.quality.record import QualityRecord, ToolRow, ToolStatus
+from evidence_gate.quality.stagnation import signatures, stagnation
+from evidence_gate.quality.toolchain import unchanged_sources
+from evidence_gate.settings import Settings
+
+
+def quality_record(facts: Facts, gates: Sequence[GateResult], settings: Settings, inputs: RunInputs) -> QualityRecord:
+    current = signatures(gates)
+    return QualityRecord(
+        stage=settings.stage,
+        state=facts.state,
+        toolchain=toolchain(facts, gates, inputs.test_run),
+        baseline=facts.quality_baseline,
+        baseline_source=_source(facts, inputs),
+        signatures={number: mark for number, (mark, _) in current.items()},
+        history=inputs.history_note,
+        stagnation=stagnation(current, inputs.history),
+        measured=measured(facts, gates),
+    )
+
+
+def _source(facts: Facts, inputs: RunInputs) -> str:
+    if inputs.baseline_source is not None:
+        return inputs.baseline_source
+    if facts.baseline is not None:
+        return f"the base commit's run ({facts.baseline_note})"
+    return f"no baseline: {facts.baseline_note}"
+
+
+def toolchain(facts: Facts, gates: Sequence[GateResult], test_run: ToolRow | None) -> tuple[ToolRow, ...]:
+    """The rows in check order: 1, 2 and 8 from their gates, 3 and 4 from the evidence found."""
+    rows = {gate.data.row.check: gate.data.row for gate in gates if isinstance(gate.data, ToolData)}
+    idle = unchanged_sources(facts.change)
+    reports = facts.reports
+    parsers = sorted(
+        {
+            summary.parser
+            for summary in (*(log.summary for log in facts.logs), *facts.documents)
+            if summary and summary.parser
+        }
+    )
+    if test_run is not None and not (idle and test_run.status is ToolStatus.MISSING):
+        rows[3] = test_run
+    elif parsers:
+        rows[3] = ToolRow(
+            check=3,
+            tool="test runner",
+            status=ToolStatus.DETECTED,
+            command=", ".join(parsers),
+            reason=f"{len(reports.logs) + len(reports.documents)} reports read",
+        )
+    elif idle:
+        rows[3] = ToolRow(check=3, tool="test runner", status=ToolStatus.NOT_APPLICABLE, reason=idle)
+    else:
+        rows[3] = ToolRow(
+            check=3, tool="test runner", status=ToolStatus.MISSING, reason="no runner output among the reports was read"
+        )
+    formats = sorted({kind for _, kind in reports.coverage})
+    if formats:
+        rows[4] = ToolRow(
+            check=4,
+            tool="coverage",
+            status=ToolStatus.DETECTED,
+            command=", ".join(formats),
+            reason=f"{len(reports.coverage)} coverage reports read",
+        )
+    elif idle:
+        rows[4] = ToolRow(check=4, tool="coverage", status=ToolStatus.NOT_APPLICABLE, reason=idle)
+    else:
+        rows[4] = ToolRow(
+            check=4, tool="coverage", status=ToolStatus.MISSING, reason="no coverage report among the reports"
+        )
+    return tuple(rows[number] for number in sorted(rows))
