@@ -29,6 +29,7 @@ from typing import Literal, TypeVar
 
 from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.render.escaping import _Untrusted
+from evidence_gate.render.quality_view import QualityView, quality_view
 from evidence_gate.wording import plural
 
 _GATE_ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
@@ -37,11 +38,11 @@ _T = TypeVar("_T")
 
 _VERDICT_TEXT: dict[Verdict, tuple[str, str, str]] = {
     Verdict.PASS: ("✅", "Passed", "Every gate that applies passed, with evidence."),
-    Verdict.BLOCKED: ("❌", "Blocked", "A gate failed."),
+    Verdict.BLOCKED: ("❌", "Blocked", "A gate failed, is missing its tool or could not run, or nothing was proven."),
     Verdict.STAGNATION: (
-        "⚠️",
+        "🛑",
         "Stagnation",
-        "Nothing failed, but nothing was proven either: a gate could not run, or none applied.",
+        "The same check failed the same way on three consecutive runs: stop retrying and fix its cause.",
     ),
 }
 _GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
@@ -50,14 +51,20 @@ _GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
     GateVerdict.NOT_APPLICABLE: ("NOT-APPLICABLE", "\N{HEAVY MINUS SIGN} not applicable"),
     GateVerdict.UNAVAILABLE: ("UNAVAILABLE", "⚠️ unavailable"),
     GateVerdict.OFF: ("OFF", "\N{DOUBLE VERTICAL BAR} off"),
+    GateVerdict.MISSING: ("MISSING", "❌ missing"),
+    GateVerdict.INFO: ("INFO", "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} info"),
+    GateVerdict.UNVERIFIABLE: ("UNVERIFIABLE", "\N{BUST IN SILHOUETTE} unverifiable"),
 }
 # The order gates are counted in a label: what blocks first.
 _GATE_COUNT_ORDER = (
     (GateVerdict.FAIL, "failed"),
+    (GateVerdict.MISSING, "missing"),
     (GateVerdict.UNAVAILABLE, "unavailable"),
     (GateVerdict.PASS, "passed"),
     (GateVerdict.NOT_APPLICABLE, "not applicable"),
     (GateVerdict.OFF, "off"),
+    (GateVerdict.INFO, "info"),
+    (GateVerdict.UNVERIFIABLE, "unverifiable"),
 )
 
 
@@ -228,6 +235,7 @@ class Context:
     stack: _Untrusted
     tool_version: _Untrusted
     gates: list[GateView]
+    quality: QualityView  # the quality-gate report's tables and sections (quality_view.py)
     gates_notes: list[str]
     failed_tests: list[TestView]
     failed_tests_label: str
@@ -321,11 +329,12 @@ def _test_view(index: int, test: FailedTest, sizes: _Sizes, dropped: frozenset[_
 
 def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset()) -> Context:
     icon, label, reason = _VERDICT_TEXT[ledger.verdict]
-    gates = [
-        _gate_view(index, gate, sizes, dropped)
+    judged = [
+        (gate, _gate_view(index, gate, sizes, dropped))
         for index, gate in enumerate(_cap(ledger.gates, sizes.rows))
         if ("gate", index, 0) not in dropped
     ]
+    gates = [view for _, view in judged]
     tests = [
         (index, test)
         for index, test in enumerate(_cap(ledger.failed_tests, sizes.rows))
@@ -352,6 +361,7 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
         stack=_clip_inline(ledger.stack, sizes.inline),
         tool_version=_clip_inline(ledger.tool_version, sizes.inline),
         gates=gates,
+        quality=quality_view(ledger, judged, lambda text: _clip_inline(text, sizes.inline)),
         gates_notes=_more(len(ledger.gates) - len(gates), "more gate", "more gates"),
         failed_tests=[_test_view(index, test, sizes, dropped) for index, test in tests],
         failed_tests_label=f"Failing tests ({len(ledger.failed_tests):,})",

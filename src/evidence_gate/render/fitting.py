@@ -22,7 +22,9 @@ ANNOTATION_TITLE_LIMIT = 255  # characters
 ANNOTATION_MESSAGE_LIMIT = 64 * 1024  # bytes (UTF-8)
 JOB_SUMMARY_LIMIT = 1024 * 1024  # bytes (UTF-8): one step's $GITHUB_STEP_SUMMARY
 
-_PASSING = frozenset({GateVerdict.PASS, GateVerdict.NOT_APPLICABLE, GateVerdict.OFF})
+_PASSING = frozenset(
+    {GateVerdict.PASS, GateVerdict.NOT_APPLICABLE, GateVerdict.OFF, GateVerdict.INFO, GateVerdict.UNVERIFIABLE}
+)
 
 
 class LimitError(EvidenceGateError):

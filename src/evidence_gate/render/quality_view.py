@@ -1,0 +1,172 @@
+"""The quality-gate report's part of the template context: the state snapshot, the Toolchain and
+Results tables, one evidence section per numbered check (its marker word, and for a failed check
+its signature), the sections of the gates without a number (strength, gate integrity), the
+blocking reasons and the stagnation. Values only; `report.md.j2` and `comment.md.j2` lay them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, Ledger
+from evidence_gate.quality.checks import CHECKS, MARKER_WORDS, Check, first_error
+from evidence_gate.quality.record import Baseline, QualityRecord, tool_figures
+from evidence_gate.render.escaping import _Untrusted
+
+NONE = "\N{EM DASH}"
+COMPARED = frozenset({1, 2, 3, 4})  # the checks whose Results row has a baseline
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolView:
+    check: int
+    tool: str
+    status: str
+    command: _Untrusted | None
+    reason: _Untrusted | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckView:
+    number: int
+    title: str
+    marker: str  # PASS FAIL INFO NOT_APPLICABLE MISSING UNVERIFIABLE
+    baseline: _Untrusted  # the Results table's baseline column
+    current: _Untrusted
+    gate: object  # the gate's GateView (context.py); None when the gate is not in the ledger
+    headline: _Untrusted
+    signature: str | None  # a failed check's, for the history of later runs
+
+
+@dataclass(frozen=True, kw_only=True)
+class SectionView:
+    """A gate without a number (strength, gate integrity): a Results row and a section of its own."""
+
+    marker: str  # the word its Results row shows, as a check's would
+    gate: object  # its GateView
+
+
+@dataclass(frozen=True, kw_only=True)
+class QualityView:
+    stage: str
+    commit: _Untrusted | None
+    time: _Untrusted | None
+    diff: _Untrusted | None
+    toolchain: list[ToolView]
+    checks: list[CheckView]
+    sections: list[SectionView]  # the gates without a number
+    reasons: list[_Untrusted]  # why it is blocked
+    stagnation: _Untrusted | None
+    baseline_source: _Untrusted
+    history: _Untrusted
+
+
+def quality_view(
+    ledger: Ledger, views: Sequence[tuple[GateResult, object]], clip: Callable[[str], _Untrusted]
+) -> QualityView:
+    """The report's values, from the ledger and each of its gates' views (as fitting kept them);
+    `clip` makes a text untrusted, cut to the output's inline size."""
+    record = ledger.quality
+    by_id = {gate.id: (gate, view) for gate, view in views}
+    checks = [_check(check, by_id.get(check.gate), ledger, record, clip) for check in CHECKS]
+    numbered = {check.gate for check in CHECKS}
+    state = record.state
+    return QualityView(
+        stage=str(record.stage),
+        commit=None if state is None else clip(state.commit),
+        time=None if state is None else clip(state.time),
+        diff=None if state is None else clip(state.diff),
+        toolchain=[
+            ToolView(
+                check=row.check,
+                tool=row.tool,
+                status=str(row.status),
+                command=None if row.command is None else clip(row.command),
+                reason=None if row.reason is None else clip(row.reason),
+            )
+            for row in record.toolchain
+        ],
+        checks=checks,
+        sections=[
+            SectionView(marker=MARKER_WORDS[gate.verdict], gate=view) for gate, view in views if gate.id not in numbered
+        ],
+        reasons=_reasons(ledger, clip),
+        stagnation=None if record.stagnation is None else clip(record.stagnation.message),
+        baseline_source=clip(record.baseline_source),
+        history=clip(record.history),
+    )
+
+
+def _check(
+    check: Check,
+    found: tuple[GateResult, object] | None,
+    ledger: Ledger,
+    record: QualityRecord,
+    clip: Callable[[str], _Untrusted],
+) -> CheckView:
+    if found is None:
+        return CheckView(
+            number=check.number,
+            title=check.title,
+            marker="NOT_APPLICABLE",
+            baseline=clip(NONE),
+            current=clip(NONE),
+            gate=None,
+            headline=clip("not judged: the ledger was made by a version without this check"),
+            signature=None,
+        )
+    gate, view = found
+    return CheckView(
+        number=check.number,
+        title=check.title,
+        marker=MARKER_WORDS[gate.verdict],
+        baseline=clip(_baseline_cell(check.number, record.baseline)),
+        current=clip(_current_cell(check.number, gate, ledger)),
+        gate=view,
+        headline=clip(gate.headline),
+        signature=record.signatures.get(check.number),
+    )
+
+
+def _baseline_cell(number: int, baseline: Baseline | None) -> str:
+    if number not in COMPARED:
+        return NONE
+    if baseline is None:
+        return "no baseline"
+    if number == 1:
+        return (
+            tool_figures(baseline.type_check.exit, baseline.type_check.count, "errors")
+            if baseline.type_check
+            else "not detected"
+        )
+    if number == 2:
+        return tool_figures(baseline.lint.exit, baseline.lint.count, "warnings") if baseline.lint else "not detected"
+    if number == 3:
+        test = baseline.test
+        return f"{test.executed:,} executed, {test.failed:,} failed" if test else "not detected"
+    return f"{baseline.coverage}%" if baseline.coverage else "not measured"
+
+
+def _current_cell(number: int, gate: GateResult, ledger: Ledger) -> str:
+    """What the check measured: its payload's `current` (a tool's count and exit code, the coverage
+    percent), or for check 3 the counts."""
+    current = getattr(gate.data, "current", None)
+    if isinstance(current, str):
+        return current
+    if number == 3 and ledger.counts is not None:
+        return f"{ledger.counts.executed:,} executed, {ledger.counts.failed:,} failed"
+    return NONE
+
+
+def _reasons(ledger: Ledger, clip: Callable[[str], _Untrusted]) -> list[_Untrusted]:
+    """Each blocking gate's reason, numbered checks by their number; `no evidence` when nothing spoke."""
+    titles = {check.gate: f"Check {check.number} ({check.title})" for check in CHECKS}
+    reasons = [
+        clip(f"{titles.get(gate.id, gate.title)}: {MARKER_WORDS[gate.verdict]}: {first_error(gate)}")
+        for gate in ledger.gates
+        if gate.verdict in BLOCKING
+    ]
+    if not reasons and not {gate.verdict for gate in ledger.gates} - SILENT:
+        reasons.append(clip(NO_EVIDENCE))
+    return reasons
