@@ -19,6 +19,7 @@ from evidence_gate.console import commands_stopped, in_actions, line_safe, mask_
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.scrub import run_secrets
 from evidence_gate.verbs import (
+    baseline,
     changes,
     coverage,
     criteria,
@@ -29,12 +30,29 @@ from evidence_gate.verbs import (
     inventory,
     merge,
     publish,
+    quality,
     run,
     strength,
     summary,
 )
 
-VERBS = (detect, changes, inventory, summary, evidence, criteria, freeze, strength, coverage, run, merge, publish, demo)
+VERBS = (
+    detect,
+    changes,
+    inventory,
+    summary,
+    evidence,
+    criteria,
+    freeze,
+    strength,
+    coverage,
+    quality,
+    baseline,
+    run,
+    merge,
+    publish,
+    demo,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
