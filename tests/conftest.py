@@ -103,6 +103,9 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
     return run
 
 
+TOOL_CHECKS = ("type-check", "lint")
+
+
 def local_environment() -> dict[str, str]:
     """This process's environment as a developer's machine has it: no Actions or CI variables."""
     return {
@@ -119,9 +122,14 @@ def judge_repo(
     baseline: Digest | None = None,
     in_ci: bool = False,
     effects: Effects | None = None,
+    tools: bool = False,
 ) -> Ledger:
     """The pipeline on a real repository, with real effects (its checkout, its files, real
-    commands, the clock), as `run` has them; `in_ci` as in an unattended run."""
+    commands, the clock), as `run` has them; `in_ci` as in an unattended run. The project's own
+    type checker and linter (checks 1 and 2) run only with `tools`: elsewhere they are switched
+    off, as they are not what those tests are about."""
+    if not tools:
+        settings = replace(settings, gates_off=tuple(dict.fromkeys((*settings.gates_off, *TOOL_CHECKS))))
     effects = effects or effects_for(settings.repo, local_environment())
     inputs = RunInputs(pull_request=pull_request, baseline=baseline, table=default_table())
     return run_pipeline(settings, inputs, replace(effects, in_ci=in_ci))

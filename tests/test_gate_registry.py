@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.errors import UsageError
-from evidence_gate.gates.registry import GATES
+from evidence_gate.gates.registry import GATE_IDS, GATES
 from evidence_gate.ledger import GateVerdict, Verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import ZERO_WIDTH_SPACE, TemplateError, render_comment, render_job_summary, render_report
@@ -79,11 +79,17 @@ def test_a_gate_switched_off_is_shown_as_off_and_the_others_still_judge(repo: Re
     comment = render_comment(ledger)
     markers = [
         "<!-- QG:VERDICT:PASS -->",
+        "<!-- QG:CHECK:type-check:NOT-APPLICABLE -->",  # base and head are one commit: no source changed
+        "<!-- QG:CHECK:lint:NOT-APPLICABLE -->",
         "<!-- QG:CHECK:evidence:PASS -->",
         "<!-- QG:CHECK:gate-integrity:PASS -->",  # base and head are one commit: no gate edit
         "<!-- QG:CHECK:strength:NOT-APPLICABLE -->",  # and no test changed
         "<!-- QG:CHECK:coverage:NOT-APPLICABLE -->",  # and no coverage report
+        "<!-- QG:CHECK:scope:NOT-APPLICABLE -->",  # no scope declared
         "<!-- QG:CHECK:criteria:OFF -->",
+        "<!-- QG:CHECK:suppressions:NOT-APPLICABLE -->",
+        "<!-- QG:CHECK:references:NOT-APPLICABLE -->",
+        "<!-- QG:CHECK:smoke:NOT-APPLICABLE -->",
     ]
     check_structure(comment, [comment.splitlines()[0], *markers])
     rows = table_rows(comment)
@@ -98,18 +104,19 @@ def test_every_gate_switched_off_proves_nothing(repo: Repo) -> None:
     settings = Settings(
         repo=shop(repo).path,
         reports=("build/*.xml",),
-        gates_off=("evidence", "gate-integrity", "strength", "coverage", "criteria"),
+        gates_off=GATE_IDS,
     )
     ledger = judge_repo(settings, in_ci=True)
-    assert [gate.verdict for gate in ledger.gates] == [GateVerdict.OFF] * 5
-    assert ledger.verdict is Verdict.STAGNATION
+    assert [gate.verdict for gate in ledger.gates] == [GateVerdict.OFF] * len(GATE_IDS)
+    assert ledger.verdict is Verdict.BLOCKED  # no evidence
 
 
 def test_an_unknown_gate_id_is_a_usage_error_naming_the_known_ones(repo: Repo) -> None:
     settings = Settings(repo=shop(repo).path, gates_off=("criterias",))
     with pytest.raises(
         UsageError,
-        match=r"gates-off: unknown gate 'criterias' \(known: evidence, gate-integrity, strength, coverage, criteria\)",
+        match=r"gates-off: unknown gate 'criterias' \(known: type-check, lint, evidence, gate-integrity, strength,"
+        r" coverage, scope, criteria, suppressions, references, smoke\)",
     ):
         judge_repo(settings)
 

@@ -1,0 +1,135 @@
+"""`evidence-gate quality` end to end on real repositories, with the project's own mypy, ruff and
+pytest: a clean pass, a deleted test, a new lint warning, a missing type checker, a docs-only
+change, and STAGNATION over three runs with the same error (and none when the error changes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import Repo
+from tests.quality.project import TOTAL_TESTS, python_project, quality, report_checks, verdict
+
+DISCOUNT = '''
+
+def discount(price: int) -> int:
+    """Ten off, never below zero."""
+    return max(0, price - 10)
+'''
+DISCOUNT_TESTS = """from shop import discount
+
+
+def test_discount() -> None:
+    assert discount(15) == 5
+"""
+
+
+def unused_import(repo: Repo, name: str) -> None:
+    """A commit that imports `name` and does not use it: one lint warning (ruff's F401)."""
+    source = (repo.path / "shop" / "__init__.py").read_text()
+    docstring, rest = source.split("\n", 1)
+    repo.commit(f"import {name}", {"shop/__init__.py": f"{docstring}\n\nimport {name}\n{rest}"})
+
+
+def feature(repo: Repo) -> None:
+    """A change that adds a function and its test."""
+    repo.commit(
+        "discount",
+        {
+            "shop/__init__.py": (repo.path / "shop" / "__init__.py").read_text() + DISCOUNT,
+            "tests/test_discount.py": DISCOUNT_TESTS,
+        },
+    )
+
+
+def test_a_clean_change_passes_every_check_with_its_evidence(repo: Repo) -> None:
+    python_project(repo)
+    feature(repo)
+    result = quality(repo, "--base", "HEAD~1")
+    assert (result.code, verdict(result.out)) == (0, "PASS"), result.out
+    assert report_checks(result.out) == {
+        1: "PASS",
+        2: "PASS",
+        3: "PASS",
+        4: "PASS",
+        5: "NOT_APPLICABLE",
+        6: "NOT_APPLICABLE",
+        7: "NOT_APPLICABLE",
+        8: "NOT_APPLICABLE",
+        9: "NOT_APPLICABLE",
+    }
+    assert "## Quality Gate Report — pre-pr" in result.out
+    assert "| 1. type checker | DETECTED | mypy . (the python stack) |" in result.out
+    assert "Success: no issues found in" in result.out  # mypy's own output, under the capture protocol
+    assert "| 3 | Test Suite | no baseline | 3 executed, 0 failed | PASS |" in result.out
+
+
+def test_a_deleted_test_blocks_check_3_naming_it(repo: Repo) -> None:
+    python_project(repo)
+    repo.commit(
+        "drop a test",
+        {"tests/test_total.py": TOTAL_TESTS.split("\n\n\ndef test_total_of_nothing")[0] + "\n"},
+    )
+    result = quality(repo, "--base", "HEAD~1", "--baseline-from", "base")
+    assert (result.code, verdict(result.out)) == (1, "BLOCKED"), result.out
+    assert report_checks(result.out)[3] == "FAIL"
+    assert "| 3 | Test Suite | 2 executed, 0 failed | 1 executed, 0 failed | FAIL |" in result.out
+    assert "test_total_of_nothing" in result.out
+
+
+def test_a_new_lint_warning_blocks_check_2_with_the_delta(repo: Repo) -> None:
+    python_project(repo)
+    unused_import(repo, "os")
+    result = quality(repo, "--base", "HEAD~1", "--baseline-from", "base")
+    assert (result.code, verdict(result.out)) == (1, "BLOCKED"), result.out
+    assert report_checks(result.out)[2] == "FAIL"
+    assert "| 2 | Linter | 0 warnings, exit 0 | 1 warning, exit 1 | FAIL |" in result.out
+    assert "exit code 1: 1 warning (baseline 0, +1)" in result.out
+
+
+def test_a_project_with_sources_and_no_type_checker_is_missing_and_blocked(repo: Repo) -> None:
+    python_project(repo, tools=("ruff",))
+    feature(repo)
+    result = quality(repo, "--base", "HEAD~1")
+    assert (result.code, verdict(result.out)) == (1, "BLOCKED"), result.out
+    assert report_checks(result.out)[1] == "MISSING"
+    assert (
+        "| 1. type checker | MISSING | mypy . (\\`mypy\\` is not in the project's virtualenv or on PATH" in result.out
+    )
+
+
+def test_a_docs_only_change_is_not_applicable_with_its_justification_and_passes(repo: Repo) -> None:
+    python_project(repo)
+    repo.commit("docs", {"docs/guide.md": "# Guide\n", "README.md": "# Shop\n"})
+    result = quality(repo, "--base", "HEAD~1", "--reports", "build/none.xml")
+    checks = report_checks(result.out)
+    assert (result.code, verdict(result.out)) == (0, "PASS"), result.out
+    assert checks[1] == checks[2] == "NOT_APPLICABLE"
+    assert "all 2 changed files are documentation (.md)" in result.out
+
+
+def test_the_same_failure_three_runs_running_is_stagnation(repo: Repo, tmp_path: Path) -> None:
+    python_project(repo)
+    unused_import(repo, "os")
+    folder = tmp_path / "reports"
+    codes = [quality(repo, "--base", "HEAD~1", "--write-report", folder).code for _ in range(3)]
+    assert codes == [1, 1, 3]
+    third = (folder / "gate-report-pre-pr-003.md").read_text()
+    assert verdict(third) == "STAGNATION"
+    assert "STAGNATION DETECTED: Check 2 (Linter) has failed 3 consecutive times with:" in third
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "gate-report-pre-pr-001.md",
+        "gate-report-pre-pr-002.md",
+        "gate-report-pre-pr-003.md",
+    ]
+
+
+def test_a_failure_whose_error_changes_is_blocked_each_time(repo: Repo, tmp_path: Path) -> None:
+    python_project(repo)
+    folder = tmp_path / "reports"
+    verdicts = []
+    for unused in ("os", "sys", "json"):  # three runs, each failing the linter on another import
+        repo.git("reset", "--quiet", "--hard", "main~0" if unused == "os" else "HEAD~1")
+        unused_import(repo, unused)
+        result = quality(repo, "--base", "HEAD~1", "--write-report", folder)
+        verdicts.append((result.code, verdict(result.out)))
+    assert verdicts == [(1, "BLOCKED")] * 3
