@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from github import Github
@@ -23,8 +23,9 @@ from github import Github
 from evidence_gate import __version__, policy
 from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.console import error, mask_secrets, notice, warning
-from evidence_gate.effects import effects_for
-from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.documents import read_capped
+from evidence_gate.effects import Effects, effects_for
+from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.coverage import ID as COVERAGE
 from evidence_gate.gates.coverage import CoverageData
@@ -33,18 +34,20 @@ from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
-from evidence_gate.github.publish import checked_ledger, current_pull, publish_ledger, read_baseline
+from evidence_gate.github.publish import checked_ledger, current_pull, publish_ledger, read_baseline, read_history
 from evidence_gate.ledger import GateVerdict, Ledger
 from evidence_gate.ledger_document import ledger_json, read_ledger
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
+from evidence_gate.quality.document import MAX_BASELINE_BYTES, parse_baseline
+from evidence_gate.quality.record import Baseline
 from evidence_gate.render import (
     escape_markdown,
     render_job_summary,
     render_report,
 )
 from evidence_gate.scrub import Scrubber, run_secrets
-from evidence_gate.settings import CommentMode, Settings, resolve
+from evidence_gate.settings import BaseConfig, CommentMode, Settings, resolve
 from evidence_gate.stacks.table import default_table
 from evidence_gate.workspace import Refused
 
@@ -86,16 +89,24 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         ledger = Scrubber(secrets).value(ledger)
     else:
         baseline, note = (None, "no token to read the base commit's check run")
+        history: tuple[dict[int, str], ...] = ()
+        history_note = "no token to read the sticky comment of the earlier runs"
         pull = context.pull_request
         if client is not None:
             baseline, note = read_baseline(client, context, settings.check_name)
+            history, history_note = read_history(client, context, settings.check_name)
             pull = _labels_now(client, context, log)
+        given, source = baseline_file(settings, base, effects)
         inputs = RunInputs(
             pull_request=pull,
             baseline=baseline,
             baseline_note=note,
             table=default_table(),
             secrets=secrets,
+            history=history,
+            history_note=history_note,
+            quality_baseline=given,
+            baseline_source=source,
         )
         ledger = run_pipeline(settings, inputs, effects)
     default_path = Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
@@ -181,6 +192,29 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
         "gate-edits": _gate_edits(ledger),
         "coverage": _coverage(ledger),
     }
+
+
+def baseline_file(settings: Settings, base: BaseConfig | None, effects: Effects) -> tuple[Baseline | None, str | None]:
+    """The `baseline` file, as the base commit has it in a pull request (the pull request cannot
+    lower its own baseline), else the work tree's; None with why when it cannot be read (the checks
+    that compare then say there is no baseline, which is stricter, never looser). `base` (or no
+    setting) is the base commit's check run, read elsewhere."""
+    wanted = settings.baseline
+    if not wanted or wanted == "base":
+        return None, None
+    try:
+        if base is not None:
+            data = base.read(PurePosixPath(wanted))
+            if data is None:
+                return None, f"no baseline: the base commit {base.commit[:12]} has no {wanted}"
+            return parse_baseline(data, wanted), f"the baseline file {wanted} at the base commit {base.commit[:12]}"
+        path = effects.workspace.check(effects.repo / wanted)
+        return parse_baseline(read_capped(path, MAX_BASELINE_BYTES, UsageError, "the baseline"), wanted), (
+            f"the baseline file {wanted}"
+        )
+    except (UsageError, Refused, OSError) as error:
+        reason = error.one_line() if isinstance(error, EvidenceGateError) else str(error)
+        return None, f"no baseline: {reason}"
 
 
 def _coverage(ledger: Ledger) -> str:

@@ -33,9 +33,11 @@ from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_s
 from evidence_gate.ledger import Annotation, GateVerdict, Ledger, Verdict, overall_verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.policy import conclusion
+from evidence_gate.quality.stagnation import comment_history
 from evidence_gate.render import (
     CheckRunText,
     LimitError,
+    check_slug,
     comment_marker,
     fit_annotation,
     render_check_run,
@@ -44,6 +46,7 @@ from evidence_gate.render import (
     reveal_invisible,
 )
 from evidence_gate.settings import CommentMode, FailOn, Settings
+from evidence_gate.wording import plural
 
 ANNOTATIONS_PER_REQUEST = 50
 _VERDICT_MARKER = re.compile(r"<!-- QG:VERDICT:(PASS|BLOCKED|STAGNATION) -->")
@@ -79,6 +82,30 @@ def read_baseline(client: Github, context: GitHubContext, check_name: str) -> tu
     except GitHubDidNotAnswer as error:
         return None, f"{error}"
     return None, f"the base commit {pull.base_sha[:12]} has no {check_name!r} check run"
+
+
+def read_history(client: Github, context: GitHubContext, check_name: str) -> tuple[tuple[dict[int, str], ...], str]:
+    """The earlier runs' failed checks, from the history line of the sticky comment an earlier run
+    left (the oldest with the marker, as the publisher keeps it); only a bot account's comment is
+    read, so a comment the pull request's author writes cannot stand in for it."""
+    pull = context.pull_request
+    if pull is None:
+        return (), "not a pull request: no earlier runs"
+    marker = comment_marker(check_name)
+    try:
+        issue = client.get_repo(context.repository, lazy=True).get_issue(pull.number)
+        for comment in sorted(issue.get_comments(), key=lambda found: found.id):
+            if marker not in (comment.body or "") or comment.user is None or comment.user.type != "Bot":
+                continue
+            runs = comment_history(comment.body or "", check_slug(check_name))
+            if runs is None:
+                return (), "the sticky comment holds no readable history"
+            return runs, f"{plural(len(runs), 'earlier run')} of this pull request, from its sticky comment"
+    except GithubException as error:
+        return (), f"reading the sticky comment failed ({describe(error)})"
+    except GitHubDidNotAnswer as error:
+        return (), f"{error}"
+    return (), "no earlier run of this pull request left a comment"
 
 
 class Publisher:

@@ -11,9 +11,10 @@ from evidence_gate.gates.tools import ToolData
 from evidence_gate.ledger import GateResult
 from evidence_gate.quality.measured import measured
 from evidence_gate.quality.record import QualityRecord, ToolRow, ToolStatus
-from evidence_gate.quality.stagnation import signatures, stagnation
+from evidence_gate.quality.stagnation import RUNS, signatures, stagnation
 from evidence_gate.quality.toolchain import unchanged_sources
 from evidence_gate.settings import Settings
+from evidence_gate.wording import plural
 
 
 def quality_record(facts: Facts, gates: Sequence[GateResult], settings: Settings, inputs: RunInputs) -> QualityRecord:
@@ -26,6 +27,7 @@ def quality_record(facts: Facts, gates: Sequence[GateResult], settings: Settings
         baseline_source=_source(facts, inputs),
         signatures={number: mark for number, (mark, _) in current.items()},
         history=inputs.history_note,
+        earlier=tuple(dict(run) for run in inputs.history[-(RUNS - 1) :]),
         stagnation=stagnation(current, inputs.history),
         measured=measured(facts, gates),
     )
@@ -59,7 +61,7 @@ def toolchain(facts: Facts, gates: Sequence[GateResult], test_run: ToolRow | Non
             tool="test runner",
             status=ToolStatus.DETECTED,
             command=", ".join(parsers),
-            reason=f"{len(reports.logs) + len(reports.documents)} reports read",
+            reason=f"{plural(len(reports.logs) + len(reports.documents), 'report')} read",
         )
     elif idle:
         rows[3] = ToolRow(check=3, tool="test runner", status=ToolStatus.NOT_APPLICABLE, reason=idle)
@@ -74,7 +76,7 @@ def toolchain(facts: Facts, gates: Sequence[GateResult], test_run: ToolRow | Non
             tool="coverage",
             status=ToolStatus.DETECTED,
             command=", ".join(formats),
-            reason=f"{len(reports.coverage)} coverage reports read",
+            reason=f"{plural(len(reports.coverage), 'coverage report')} read",
         )
     elif idle:
         rows[4] = ToolRow(check=4, tool="coverage", status=ToolStatus.NOT_APPLICABLE, reason=idle)

@@ -48,6 +48,7 @@ def record_document(record: QualityRecord) -> dict[str, Any]:
         "baseline_source": record.baseline_source,
         "signatures": {str(number): text for number, text in sorted(record.signatures.items())},
         "history": record.history,
+        "earlier": [{str(number): mark for number, mark in sorted(run.items())} for run in record.earlier],
         "stagnation": None
         if record.stagnation is None
         else {
@@ -79,6 +80,7 @@ def read_record(document: dict[str, Any]) -> QualityRecord:
         baseline_source=document["baseline_source"],
         signatures={int(number): text for number, text in document["signatures"].items()},
         history=document["history"],
+        earlier=tuple({int(number): mark for number, mark in run.items()} for run in document["earlier"]),
         stagnation=None
         if found is None
         else Stagnation(check=found["check"], title=found["title"], summary=found["summary"]),
@@ -146,7 +148,14 @@ def baseline_document(baseline: Baseline, *, tests: bool = True) -> dict[str, An
 
 def read_baseline(path: Path, shown: str) -> Baseline:
     """A baseline file, untrusted (it may be the pull request's): validated, bounded."""
-    document = load_json(read_capped(path, MAX_BASELINE_BYTES, UsageError, "the baseline"), shown, UsageError)
+    return parse_baseline(read_capped(path, MAX_BASELINE_BYTES, UsageError, "the baseline"), shown)
+
+
+def parse_baseline(data: bytes, shown: str) -> Baseline:
+    """A baseline file's bytes (a file of the work tree, or of the base commit), validated."""
+    if len(data) > MAX_BASELINE_BYTES:
+        raise UsageError(f"{shown}: the baseline is larger than {MAX_BASELINE_BYTES:,} bytes; refusing to read it")
+    document = load_json(data, shown, UsageError)
     problem = baseline_problem(document)
     if problem:
         raise UsageError(f"{shown}: not a valid baseline: {problem}")

@@ -103,5 +103,8 @@ class QualityRecord:
     baseline_source: str = "no baseline was given"  # where it came from, or why there is none
     signatures: dict[int, str] = field(default_factory=dict)  # a failed check's number -> its error signature
     history: str = "no earlier runs were read"  # where the earlier runs' signatures came from
+    earlier: tuple[
+        dict[int, str], ...
+    ] = ()  # the two runs before this one, their failed checks' signatures, latest last
     stagnation: Stagnation | None = None
     measured: Baseline | None = None  # what this run's checks measured: a later run's baseline (without tests)

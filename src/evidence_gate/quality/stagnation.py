@@ -66,6 +66,35 @@ def stagnation(current: Mapping[int, tuple[str, str]], earlier: Sequence[Mapping
     return None
 
 
+HISTORY = re.compile(
+    r"^<!-- evidence-gate:history:(?P<slug>[a-z0-9-]{1,64}):(?P<runs>[0-9a-f:,;-]{0,400}) -->$", re.MULTILINE
+)
+_RUN = re.compile(r"^(?:-|[1-9]:[0-9a-f]{12}(?:,[1-9]:[0-9a-f]{12}){0,8})$")
+
+
+def history_line(slug: str, earlier: Sequence[Mapping[int, str]], current: Mapping[int, str]) -> str:
+    """The hidden line the sticky comment carries: this run's and the two before it's signatures,
+    `-` for a run with none, so the next run reads its history without any other store."""
+    runs = [*earlier[-(RUNS - 1) :], current][-RUNS:]
+    text = ";".join(",".join(f"{n}:{mark}" for n, mark in sorted(run.items())) or "-" for run in runs)
+    return f"<!-- evidence-gate:history:{slug}:{text} -->"
+
+
+def comment_history(text: str, slug: str) -> tuple[dict[int, str], ...] | None:
+    """The runs a sticky comment's history line holds, oldest first; None when it has none, or a
+    line whose shape is not ours."""
+    found = [match for match in HISTORY.finditer(text) if match["slug"] == slug]
+    if len(found) != 1:
+        return None
+    runs = found[0]["runs"].split(";")
+    if len(runs) > RUNS or not all(_RUN.match(run) for run in runs):
+        return None
+    return tuple(
+        {} if run == "-" else {int(number): mark for number, mark in (item.split(":") for item in run.split(","))}
+        for run in runs
+    )
+
+
 def report_signatures(text: str) -> dict[int, str]:
     """The failed checks' signatures an earlier report recorded. Untrusted text cannot add one: the
     report escapes every `<!--` it prints (render/escaping.py)."""

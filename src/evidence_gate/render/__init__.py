@@ -25,6 +25,7 @@ from evidence_gate.render.context import (
     _PR_SIZES,
     _REPORT_SIZES,
     _context,
+    check_slug,
     comment_marker,
 )
 from evidence_gate.render.environment import MissingCommentMarker, TemplateError, _environment, _render
@@ -58,6 +59,7 @@ __all__ = [
     "LimitError",
     "MissingCommentMarker",
     "TemplateError",
+    "check_slug",
     "code_block",
     "comment_marker",
     "escape_html",

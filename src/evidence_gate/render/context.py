@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.quality.stagnation import history_line
 from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.render.quality_view import QualityView, quality_view
 from evidence_gate.wording import plural
@@ -221,6 +222,7 @@ class CountsView:
 class Context:
     check_name: _Untrusted
     comment_marker: str
+    history_marker: str  # the comment's record of this run's and the two before it's failed checks
     verdict: str  # the marker word
     verdict_label: str
     verdict_icon: str
@@ -329,12 +331,12 @@ def _test_view(index: int, test: FailedTest, sizes: _Sizes, dropped: frozenset[_
 
 def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset()) -> Context:
     icon, label, reason = _VERDICT_TEXT[ledger.verdict]
-    judged = [
-        (gate, _gate_view(index, gate, sizes, dropped))
+    judged = {
+        index: _gate_view(index, gate, sizes, dropped)
         for index, gate in enumerate(_cap(ledger.gates, sizes.rows))
         if ("gate", index, 0) not in dropped
-    ]
-    gates = [view for _, view in judged]
+    }
+    gates = list(judged.values())
     tests = [
         (index, test)
         for index, test in enumerate(_cap(ledger.failed_tests, sizes.rows))
@@ -345,6 +347,7 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
     return Context(
         check_name=_clip_inline(ledger.check_name, sizes.inline),
         comment_marker=comment_marker(ledger.check_name),
+        history_marker=history_line(check_slug(ledger.check_name), ledger.quality.earlier, ledger.quality.signatures),
         verdict=str(ledger.verdict),
         verdict_label=label,
         verdict_icon=icon,
@@ -361,7 +364,7 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
         stack=_clip_inline(ledger.stack, sizes.inline),
         tool_version=_clip_inline(ledger.tool_version, sizes.inline),
         gates=gates,
-        quality=quality_view(ledger, judged, lambda text: _clip_inline(text, sizes.inline)),
+        quality=quality_view(ledger, judged, lambda text: _clip_inline(text, sizes.inline), sizes.rows),
         gates_notes=_more(len(ledger.gates) - len(gates), "more gate", "more gates"),
         failed_tests=[_test_view(index, test, sizes, dropped) for index, test in tests],
         failed_tests_label=f"Failing tests ({len(ledger.failed_tests):,})",

@@ -1,0 +1,97 @@
+"""The quality-gate report in the action: STAGNATION over three runs of one pull request (its
+history read back from the sticky comment), none when the error changes, a forged history in
+someone else's comment ignored, and the checks that need the toolchain read from the logs the
+job's steps wrote."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from evidence_gate.ledger import GateVerdict, Verdict
+from tests.github_fake import FakeGitHub
+from tests.github_fake.state import OCTOCAT
+
+from ..conftest import Repo
+from .harness import CHECK, PR, REPO, Run, event, pull_request, run_pytest
+
+ONE_FAILING = """\
+def test_total():
+    assert 5 == 4, "the {what} is off"
+"""
+
+
+def failing(repo: Repo, what: str) -> None:
+    """The test step again, its one test failing with another message."""
+    (repo.path / "tests" / "test_cart.py").write_text(ONE_FAILING.format(what=what), encoding="utf-8")
+    run_pytest(repo)
+
+
+def test_the_same_failure_on_three_runs_is_stagnation(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server, ONE_FAILING.format(what="total"))
+    runs = [action(repo, event(tmp_path, base, head), head) for _ in range(3)]
+    assert [run.ledger.verdict for run in runs] == [Verdict.BLOCKED, Verdict.BLOCKED, Verdict.STAGNATION]
+    assert [run.code for run in runs] == [1, 1, 1]
+    assert runs[2].outputs["verdict"] == "STAGNATION"
+    stagnation = runs[2].ledger.quality.stagnation
+    assert stagnation is not None and stagnation.check == 3
+    assert stagnation.message.startswith("STAGNATION DETECTED: Check 3 (Test Suite) has failed 3 consecutive times")
+    (comment,) = server.comments(PR)
+    assert "<!-- QG:VERDICT:STAGNATION -->" in comment.body
+    assert "Stop retrying" in comment.body
+    assert runs[2].ledger.quality.history == "2 earlier runs of this pull request, from its sticky comment"
+
+
+def test_a_failure_whose_error_changes_is_blocked_each_time(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server, ONE_FAILING.format(what="total"))
+    verdicts = []
+    for what in ("total", "tax", "discount"):  # the same test, a new error each time: not a loop of retries
+        failing(repo, what)
+        # The acceptance criteria would fail the same way each time (no test proves them): not judged here.
+        run = action(repo, event(tmp_path, base, head), head, gates_off="type-check\nlint\ncriteria")
+        verdicts.append(run.ledger.verdict)
+    assert verdicts == [Verdict.BLOCKED] * 3
+
+
+def test_a_history_in_a_comment_the_author_wrote_is_not_read(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server, ONE_FAILING.format(what="total"))
+    first = action(repo, event(tmp_path, base, head), head)
+    (ours,) = server.comments(PR)
+    server.add_comment(REPO, PR, ours.body, user=OCTOCAT)  # the same lines, by someone else, earlier
+    forged = next(comment for comment in server.comments(PR) if comment.user == OCTOCAT)
+    assert forged.id > ours.id
+    run = action(repo, event(tmp_path, base, head), head)
+    assert first.ledger.verdict is run.ledger.verdict is Verdict.BLOCKED
+    assert run.ledger.quality.earlier == first.ledger.quality.earlier + (first.ledger.quality.signatures,)
+
+
+def test_the_type_checkers_log_from_a_step_is_read_under_the_capture_protocol(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server)
+    (repo.path / "build" / "mypy.log").write_text("Success: no issues found in 2 source files\nEXIT_CODE=0\n")
+    run = action(repo, event(tmp_path, base, head), head, gates_off="lint", logs="type-check: build/mypy.log")
+    gate = run.ledger.gate("type-check")
+    assert gate is not None and (gate.verdict, gate.headline) == (GateVerdict.PASS, "exit code 0, 0 errors")
+    report = Path(run.outputs["report"]).read_text()
+    assert "<!-- QG:CHECK:1:PASS -->" in report
+    assert "**Command:** mypy . (read from build/mypy.log)" in report
+
+
+def test_without_its_log_the_type_checker_is_missing_and_blocks(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = pull_request(repo, server)
+    run = action(repo, event(tmp_path, base, head), head, gates_off="lint")
+    gate = run.ledger.gate("type-check")
+    assert gate is not None and gate.verdict is GateVerdict.MISSING
+    assert "give its log through `logs: type-check`" in gate.headline
+    assert run.ledger.verdict is Verdict.BLOCKED and run.code == 1
+    (check_run,) = server.check_runs(head)
+    assert check_run.name == CHECK and check_run.conclusion == "failure"
