@@ -75,9 +75,11 @@ class EvidenceData:
     refused: tuple[str, ...]
     unmatched: tuple[str, ...]  # `reports` globs that matched no file
     fresh_after: str  # where the run's start came from
+    first_error: str | None = None  # the first failed test and its message's first line: the failure's signature
 
     def document(self) -> dict[str, object]:
         return {
+            "first_error": self.first_error,
             "counts": _counts(self.counts),
             "counts_source": self.counts_source,
             "sources": [source.document() for source in self.sources],
@@ -117,6 +119,7 @@ def read_data(document: Any) -> EvidenceData:
         refused=tuple(document["refused"]),
         unmatched=tuple(document["unmatched"]),
         fresh_after=document["fresh_after"],
+        first_error=document.get("first_error"),
     )
 
 
@@ -162,6 +165,7 @@ DATA_SCHEMA: dict[str, Any] = {
         "refused": _LINES,
         "unmatched": _LINES,
         "fresh_after": _TEXT,
+        "first_error": _OPTIONAL_TEXT,
     },
 }
 
@@ -279,7 +283,16 @@ def _data(facts: Facts, verdict: ClaimVerdict | None) -> EvidenceData:
         refused=facts.reports.refused,
         unmatched=facts.reports.unmatched,
         fresh_after=facts.fresh_after,
+        first_error=_first_failure(facts),
     )
+
+
+def _first_failure(facts: Facts) -> str | None:
+    failed = facts.cases.failed
+    if not failed:
+        return None
+    message = (failed[0].message or "").strip().splitlines()
+    return f"{failed[0].name}: {message[0]}" if message else failed[0].name
 
 
 def _change_lines(change: Change | None) -> tuple[str, ...]:

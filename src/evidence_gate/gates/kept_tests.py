@@ -70,12 +70,19 @@ def evaluate_kept_tests(facts: KeptTestsFacts) -> KeptTestsVerdict:
             missing.append(f"missing: {cut}")
         return KeptTestsVerdict(ok=False, reason=reason, details=(*details, *missing, *named_deleted))
     if shortfall > 0:
+        now_skipped = sum(
+            1
+            for identity, outcome in facts.tests.items()
+            if outcome == "skipped" and facts.base_tests.get(identity) not in (None, "skipped")
+        )
         why = (
             f"deleted by the change: {_listed(gone, len(deleted) - len(gone), IN_REASON)}"
             if deleted
             else "no test identities on both sides to tell which tests went missing"
             if not compared
-            else "the tests that went are not named on both sides"
+            else f"{now_skipped} now skipped"
+            if now_skipped
+            else "none of the base's tests is missing by name"
         )
         reason = f"{shortfall} fewer tests executed than at the base ({base.executed} -> {now.executed}; {why})"
         return KeptTestsVerdict(ok=False, reason=reason, details=(*details, *named_deleted))

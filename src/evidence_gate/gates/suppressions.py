@@ -27,7 +27,7 @@ TITLE = "Ignore-comment audit"
 class AuditFacts:
     lines: tuple[Suppression, ...] | None  # None: the inventory did not run (`reason` says why)
     reason: str = ""
-    no_change: bool = False
+    idle: bool = False  # nothing to audit here: no change, or the inventory is switched off
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,17 +52,19 @@ def read_data(document: Any) -> AuditData:
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> AuditFacts:
     if facts.change is None:
-        return AuditFacts(lines=None, reason="no base was given, so there is no change to audit", no_change=True)
+        return AuditFacts(lines=None, reason="no base was given, so there is no change to audit", idle=True)
     inventory = earlier.get(INTEGRITY)
-    if inventory is None or not isinstance(inventory.data, IntegrityData):
-        why = "switched off" if inventory is None else inventory.headline
-        return AuditFacts(lines=None, reason=f"the gate-integrity inventory it reads did not run: {why}")
+    if inventory is None or inventory.verdict in (GateVerdict.OFF, GateVerdict.NOT_APPLICABLE):
+        why = "it is not judged here" if inventory is None else inventory.headline
+        return AuditFacts(lines=None, reason=f"the gate-integrity inventory it reads is not run: {why}", idle=True)
+    if not isinstance(inventory.data, IntegrityData):
+        return AuditFacts(lines=None, reason=f"the gate-integrity inventory it reads did not run: {inventory.headline}")
     return AuditFacts(lines=inventory.data.suppressions)
 
 
 def judge(facts: AuditFacts, settings: Settings) -> GateResult:
     if facts.lines is None:
-        verdict = GateVerdict.NOT_APPLICABLE if facts.no_change else GateVerdict.UNAVAILABLE
+        verdict = GateVerdict.NOT_APPLICABLE if facts.idle else GateVerdict.UNAVAILABLE
         return GateResult(id=ID, title=TITLE, verdict=verdict, headline=facts.reason)
     if not facts.lines:
         return GateResult(

@@ -63,6 +63,8 @@ class ToolData:
         """The Results table's current cell: what the tool counted, and its exit code."""
         if not self.runs:
             return None
+        if self.counted == "commands":  # smoke commands: how many exited 0
+            return f"{sum(1 for run in self.runs if run.exit_code == 0)} of {len(self.runs)} exited 0"
         failing = next((run.exit_code for run in self.runs if run.exit_code != 0), 0)
         return tool_figures(failing, self.total, self.counted)
 

@@ -57,8 +57,6 @@ def stage_skip(gate_id: str, stage: Stage) -> str | None:
 
 def first_error(gate: GateResult) -> str:
     """What a failed check's signature is made of: its payload's first error line when it has one
-    (a tool's output), else its first detail, else its headline."""
+    (a tool's first diagnostic, the first failed test), else its headline."""
     line = getattr(gate.data, "first_error", None)
-    if isinstance(line, str) and line:
-        return line
-    return gate.details[0] if gate.details else gate.headline
+    return line if isinstance(line, str) and line else gate.headline

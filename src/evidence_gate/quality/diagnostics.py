@@ -25,7 +25,7 @@ _SUMMARIES = (
     re.compile(r"^\s*\[OK\] No errors"),  # phpstan, 0
     re.compile(r"^(?:warning|error): .* generated (?P<n>\d+) (?:warnings?|errors?)"),  # cargo, clippy
 )
-_DIAGNOSTIC = re.compile(r"^\s*[^\s:][^:]*:\d+(?::\d+)?:\s*(?:\w+\s*[:\[]|\S)")
+_DIAGNOSTIC = re.compile(r"^\s*(?!-->)[^\s:][^:]*:\d+(?::\d+)?:\s+\S")  # `path:line[:col]: message`
 _RUST_DIAGNOSTIC = re.compile(r"^(?:error|warning)(?:\[\w+\])?: (?!.*generated \d+)")
 
 

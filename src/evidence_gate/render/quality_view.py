@@ -6,7 +6,7 @@ blocking reasons and the stagnation. Values only; `report.md.j2` and `comment.md
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, Ledger
@@ -56,6 +56,7 @@ class QualityView:
     toolchain: list[ToolView]
     checks: list[CheckView]
     sections: list[SectionView]  # the gates without a number
+    sections_dropped: int  # of them, left out to fit
     reasons: list[_Untrusted]  # why it is blocked
     stagnation: _Untrusted | None
     baseline_source: _Untrusted
@@ -63,14 +64,22 @@ class QualityView:
 
 
 def quality_view(
-    ledger: Ledger, views: Sequence[tuple[GateResult, object]], clip: Callable[[str], _Untrusted]
+    ledger: Ledger, views: Mapping[int, object], clip: Callable[[str], _Untrusted], rows: int | None
 ) -> QualityView:
-    """The report's values, from the ledger and each of its gates' views (as fitting kept them);
-    `clip` makes a text untrusted, cut to the output's inline size."""
+    """The report's values, from the ledger and the views of its gates, by index, that fitting kept
+    (`views`). Every numbered check keeps its row and its marker, with its real verdict, even when
+    its details were dropped to fit; the gates without a number show up to `rows`. `clip` makes a
+    text untrusted, cut to the output's inline size."""
     record = ledger.quality
-    by_id = {gate.id: (gate, view) for gate, view in views}
+    by_id = {gate.id: (gate, views.get(index)) for index, gate in enumerate(ledger.gates)}
     checks = [_check(check, by_id.get(check.gate), ledger, record, clip) for check in CHECKS]
     numbered = {check.gate for check in CHECKS}
+    others = [(index, gate) for index, gate in enumerate(ledger.gates) if gate.id not in numbered]
+    sections = [
+        SectionView(marker=MARKER_WORDS[gate.verdict], gate=views[index])
+        for index, gate in (others if rows is None else others[:rows])
+        if index in views
+    ]
     state = record.state
     return QualityView(
         stage=str(record.stage),
@@ -88,10 +97,9 @@ def quality_view(
             for row in record.toolchain
         ],
         checks=checks,
-        sections=[
-            SectionView(marker=MARKER_WORDS[gate.verdict], gate=view) for gate, view in views if gate.id not in numbered
-        ],
+        sections=sections,
         reasons=_reasons(ledger, clip),
+        sections_dropped=len(others) - len(sections),
         stagnation=None if record.stagnation is None else clip(record.stagnation.message),
         baseline_source=clip(record.baseline_source),
         history=clip(record.history),
@@ -100,7 +108,7 @@ def quality_view(
 
 def _check(
     check: Check,
-    found: tuple[GateResult, object] | None,
+    found: tuple[GateResult, object | None] | None,
     ledger: Ledger,
     record: QualityRecord,
     clip: Callable[[str], _Untrusted],
@@ -160,12 +168,13 @@ def _current_cell(number: int, gate: GateResult, ledger: Ledger) -> str:
 
 
 def _reasons(ledger: Ledger, clip: Callable[[str], _Untrusted]) -> list[_Untrusted]:
-    """Each blocking gate's reason, numbered checks by their number; `no evidence` when nothing spoke."""
-    titles = {check.gate: f"Check {check.number} ({check.title})" for check in CHECKS}
+    """Each blocking numbered check's reason (at most nine lines: a gate without a number says its
+    own in its Results row); `no evidence` when nothing spoke."""
+    by_id = {gate.id: gate for gate in ledger.gates}
     reasons = [
-        clip(f"{titles.get(gate.id, gate.title)}: {MARKER_WORDS[gate.verdict]}: {first_error(gate)}")
-        for gate in ledger.gates
-        if gate.verdict in BLOCKING
+        clip(f"Check {check.number} ({check.title}): {MARKER_WORDS[gate.verdict]}: {first_error(gate)}")
+        for check in CHECKS
+        if (gate := by_id.get(check.gate)) is not None and gate.verdict in BLOCKING
     ]
     if not reasons and not {gate.verdict for gate in ledger.gates} - SILENT:
         reasons.append(clip(NO_EVIDENCE))

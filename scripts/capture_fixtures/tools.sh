@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Regenerate the type checker and linter fixtures from real runs, for the quality gate's counting
+# rules (checks 1 and 2):
+#   tests/fixtures/tools/<tool>/<case>.log   the tool's output under the capture protocol,
+#                                            `<command> 2>&1; echo "EXIT_CODE=$?"`
+# Each case's project is written below into a throwaway directory under /tmp. mypy and ruff come
+# from pip at pinned versions; go vet and cargo check/clippy from this machine's toolchains, when
+# they are there (a missing one is skipped, saying so). expected.json is maintained by hand.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PYTHON=${PYTHON:-python3}
+MYPY_VERSION=${MYPY_VERSION:-1.18.2}
+RUFF_VERSION=${RUFF_VERSION:-0.14.3}
+out="$repo/tests/fixtures/tools"
+
+make_work capture-tools
+unset CI NO_COLOR FORCE_COLOR CLICOLOR_FORCE COLUMNS 2>/dev/null || true
+
+"$PYTHON" -m venv "$work/venv"
+"$work/venv/bin/pip" install -q --disable-pip-version-check "mypy==$MYPY_VERSION" "ruff==$RUFF_VERSION"
+
+# protocol DIR FILE CMD...: CMD run in DIR under the capture protocol, into FILE (paths relative to DIR).
+protocol() {
+  local dir=$1 file=$2
+  shift 2
+  mkdir -p "$(dirname "$file")"
+  (cd "$dir" && { "$@" 2>&1; echo "EXIT_CODE=$?"; }) > "$file" || true
+}
+
+# ---------------------------------------------------------------- python
+p="$work/python"
+mkdir -p "$p/clean" "$p/errors"
+printf 'def total(prices: list[int]) -> int:\n    return sum(prices)\n' > "$p/clean/shop.py"
+cat > "$p/errors/shop.py" <<'PY'
+import os
+import sys
+
+
+def total(prices: list[int]) -> int:
+    return sum(prices) + "0"
+
+
+def count(items) -> str:
+    return len(items)
+PY
+fresh_dir "$out/mypy" "$out/ruff"
+protocol "$p/clean" "$out/mypy/clean.log" "$work/venv/bin/mypy" --strict --no-incremental shop.py
+protocol "$p/errors" "$out/mypy/errors.log" "$work/venv/bin/mypy" --strict --no-incremental shop.py
+protocol "$p/clean" "$out/ruff/clean.log" "$work/venv/bin/ruff" check --no-cache shop.py
+protocol "$p/errors" "$out/ruff/errors.log" "$work/venv/bin/ruff" check --no-cache shop.py
+protocol "$p/errors" "$out/ruff/concise.log" "$work/venv/bin/ruff" check --no-cache --output-format=concise shop.py
+
+# ---------------------------------------------------------------- go vet
+if command -v go >/dev/null; then
+  g="$work/go"
+  mkdir -p "$g/clean" "$g/errors"
+  for c in clean errors; do printf 'module example.com/shop\n\ngo 1.19\n' > "$g/$c/go.mod"; done
+  printf 'package shop\n\nimport "fmt"\n\nfunc Total(n int) string { return fmt.Sprintf("%%d", n) }\n' > "$g/clean/shop.go"
+  printf 'package shop\n\nimport "fmt"\n\nfunc Total(n int) string { return fmt.Sprintf("%%s", n) }\n\nfunc Count(n int) string { return fmt.Sprintf("%%d %%d", n) }\n' > "$g/errors/shop.go"
+  fresh_dir "$out/go-vet"
+  protocol "$g/clean" "$out/go-vet/clean.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
+  protocol "$g/errors" "$out/go-vet/errors.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
+  sed -i "s#$g/errors/##g" "$out/go-vet/errors.log"
+else
+  echo "== go is not installed: go-vet fixtures left as they are"
+fi
+
+# ---------------------------------------------------------------- cargo check / clippy
+if command -v cargo >/dev/null; then
+  r="$work/rust"
+  cargo new --quiet --lib --vcs none "$r/shop"
+  printf 'pub fn total(prices: &[i64]) -> i64 {\n    let unused = 1;\n    prices.iter().sum()\n}\n' > "$r/shop/src/lib.rs"
+  fresh_dir "$out/cargo"
+  protocol "$r/shop" "$out/cargo/warnings.log" env CARGO_TERM_COLOR=never cargo check --offline --quiet
+  sed -i "s#$r/shop/##g" "$out/cargo/warnings.log"
+else
+  echo "== cargo is not installed: cargo fixtures left as they are"
+fi
+
+echo "== tools fixtures written to $out"
