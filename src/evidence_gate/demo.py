@@ -58,6 +58,10 @@ _HEAD_DATE = "2024-01-02T10:00:00+00:00"
 PR_BODY = """\
 Adds discount codes to the cart.
 
+Scope:
+- shop/
+- tests/
+
 ## Acceptance criteria
 - [x] a discount code lowers the cart's total
 - [ ] an unknown discount code is refused with a message
@@ -196,6 +200,10 @@ class DemoRun:
     runner: Runner  # the one that ran the example's tests: pytest or unittest
 
 
+def _importable(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
 def pytest_available() -> bool:
     """Whether this interpreter can run `-m pytest`: the demo runs the tests with `sys.executable`."""
     return importlib.util.find_spec("pytest") is not None
@@ -218,7 +226,18 @@ def run_demo(repo: Path, requested: Runner, table: AdapterTable, environ: Mappin
     repo = repo.absolute()  # the runners run in it, and write reports at paths given from it
     pull_request = build_example(repo, environ)
     run_tests(repo, runner, environ)
-    settings = Settings(repo=repo, reports=REPORTS, story=STORY, strength_command=strength_command(runner))
+    python = shlex.quote(sys.executable)
+    settings = Settings(
+        repo=repo,
+        reports=REPORTS,
+        story=STORY,
+        strength_command=strength_command(runner),
+        # The example's own type checker and linter, where this machine has them (the test extras);
+        # without them, checks 1 and 2 show as MISSING, as they would for a project without its tools.
+        type_check_command=f"{python} -m mypy --strict shop" if _importable("mypy") else None,
+        lint_command=f"{python} -m ruff check --no-cache shop tests" if _importable("ruff") else None,
+        smoke=(f"{python} -c 'import shop.cart; print(shop.cart.Cart().total())'",),
+    )
     inputs = RunInputs(
         pull_request=pull_request,
         baseline_note="the demo has no earlier run of the base to compare with",
