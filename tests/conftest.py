@@ -104,6 +104,7 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
 
 
 TOOL_CHECKS = ("type-check", "lint")
+TOOLS_OFF = ("--gates-off", *TOOL_CHECKS)  # `run`'s flags for a test not about the project's own tools
 
 
 def local_environment() -> dict[str, str]:

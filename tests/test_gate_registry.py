@@ -79,25 +79,23 @@ def test_a_gate_switched_off_is_shown_as_off_and_the_others_still_judge(repo: Re
     comment = render_comment(ledger)
     markers = [
         "<!-- QG:VERDICT:PASS -->",
-        "<!-- QG:CHECK:type-check:NOT-APPLICABLE -->",  # base and head are one commit: no source changed
-        "<!-- QG:CHECK:lint:NOT-APPLICABLE -->",
-        "<!-- QG:CHECK:evidence:PASS -->",
-        "<!-- QG:CHECK:gate-integrity:PASS -->",  # base and head are one commit: no gate edit
-        "<!-- QG:CHECK:strength:NOT-APPLICABLE -->",  # and no test changed
-        "<!-- QG:CHECK:coverage:NOT-APPLICABLE -->",  # and no coverage report
-        "<!-- QG:CHECK:scope:NOT-APPLICABLE -->",  # no scope declared
-        "<!-- QG:CHECK:criteria:OFF -->",
-        "<!-- QG:CHECK:suppressions:NOT-APPLICABLE -->",
-        "<!-- QG:CHECK:references:NOT-APPLICABLE -->",
-        "<!-- QG:CHECK:smoke:NOT-APPLICABLE -->",
+        "<!-- QG:CHECK:1:NOT_APPLICABLE -->",  # switched off (the test's helper), with the reason
+        "<!-- QG:CHECK:2:NOT_APPLICABLE -->",
+        "<!-- QG:CHECK:3:PASS -->",
+        "<!-- QG:CHECK:4:NOT_APPLICABLE -->",  # base and head are one commit: nothing to measure
+        "<!-- QG:CHECK:5:NOT_APPLICABLE -->",  # no scope declared
+        "<!-- QG:CHECK:6:NOT_APPLICABLE -->",  # criteria switched off
+        "<!-- QG:CHECK:7:NOT_APPLICABLE -->",
+        "<!-- QG:CHECK:8:NOT_APPLICABLE -->",
+        "<!-- QG:CHECK:9:NOT_APPLICABLE -->",
     ]
-    check_structure(comment, [comment.splitlines()[0], *markers])
+    check_structure(comment, [*comment.splitlines()[:2], *markers])
     rows = table_rows(comment)
-    assert [
-        "Acceptance criteria",
-        "\N{DOUBLE VERTICAL BAR} off",
-        "switched off by the configuration (`gates-off`)",
-    ] in rows
+    assert ["6", "Plan Compliance", "\N{EM DASH}", "\N{EM DASH}", "NOT_APPLICABLE"] in rows
+    assert (
+        "#### Check 6: Plan Compliance\n<!-- QG:CHECK:6:NOT_APPLICABLE -->\n\nswitched off by the configuration"
+        in comment
+    )
 
 
 def test_every_gate_switched_off_proves_nothing(repo: Repo) -> None:

@@ -16,7 +16,7 @@ import pytest
 from evidence_gate.freshness import stale_reports
 from evidence_gate.git import open_repository
 
-from .conftest import CliResult, Repo, local_environment
+from .conftest import TOOLS_OFF, CliResult, Repo, local_environment
 
 PASSING_LOG = "tests/test_cart.py::test_total PASSED\n" + "=" * 30 + " 1 passed in 0.01s " + "=" * 30 + "\n"
 JUNIT = '<testsuite name="s" tests="1"><testcase classname="t" name="test_total"/></testsuite>\n'
@@ -141,7 +141,7 @@ def run_with_reports(repo: Repo, cli: Callable[..., CliResult], watch: GitWatch,
     for index in range(count):
         (folder / f"shard-{index:04}.log").write_text(PASSING_LOG)
     watch.reset()
-    result = cli("run", "--repo", repo.path, "--reports", "evidence/*.log", "--format", "json")
+    result = cli("run", "--repo", repo.path, "--reports", "evidence/*.log", "--format", "json", *TOOLS_OFF)
     assert '"verdict": "PASS"' in result.out, result.out[-2000:]
     return watch.count()
 

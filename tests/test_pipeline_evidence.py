@@ -151,12 +151,13 @@ def test_a_head_that_stops_running_the_bases_tests_fails_and_names_them(repo: Re
     assert "missing: tests/test_shop.py::test_price[9]" in gate.details
 
 
-def test_tests_the_change_deletes_may_go(repo: Repo) -> None:
+def test_tests_the_change_deletes_are_named_and_block(repo: Repo) -> None:
     fewer = MANY.replace('@pytest.mark.parametrize("n", range(48))\ndef test_price(n):\n    assert n >= 0\n\n', "")
     base, head, digest = base_and_head(repo, {"tests/test_shop.py": fewer})
     settings = Settings(repo=repo.path, reports=REPORTS, base=base, head=head)
     gate = evidence_gate(judge_repo(settings, baseline=digest, in_ci=True))
-    assert (gate.verdict, gate.headline) == (GateVerdict.PASS, "2 tests executed, all passed (0 skipped)")
+    assert gate.verdict is GateVerdict.FAIL
+    assert gate.headline.startswith("48 fewer tests executed than at the base (50 -> 2; deleted by the change: ")
     assert "48 tests the base ran are gone with the lines the change deletes" in gate.details
 
 

@@ -127,14 +127,20 @@ def test_the_readme_workflows_run_lines_write_the_files_its_reports_name(checkou
 def test_evidence_gate_reads_the_tests_from_the_files_the_readme_workflow_writes(checkout: Path) -> None:
     workflow = readme_workflow()
     run_steps(workflow, checkout)
-    globs = inputs_from_environment({"INPUT_REPORTS": gate_step(workflow)["with"]["reports"]})["reports"]
+    given = gate_step(workflow)["with"]
+    globs = inputs_from_environment({"INPUT_REPORTS": given["reports"]})["reports"]
+    logs = inputs_from_environment({"INPUT_LOGS": given["logs"]})["logs"]
+    assert sorted(logs) == ["lint", "type-check"]
+    assert [glob for glob in logs.values() if not list(checkout.glob(glob))] == []
     result = subprocess.run(
         [sys.executable, "-m", "evidence_gate", "run", "--reports", *globs, "--format", "json"],
         cwd=checkout,
-        env=clean_environment(),
+        env={**clean_environment(), "INPUT_LOGS": given["logs"]},  # as the action's input
         capture_output=True,
         text=True,
     )
     ledger = json.loads(result.stdout)
     assert (result.returncode, ledger["verdict"]) == (0, "PASS"), result.stdout + result.stderr
+    tools = {gate["id"]: gate["data"]["runs"][0]["source"] for gate in ledger["gates"] if gate["id"] in logs}
+    assert tools == {"type-check": "evidence/mypy.log", "lint": "evidence/ruff.log"}  # read, not run
     assert ledger["counts"]["executed"] == ledger["counts"]["passed"] == 2

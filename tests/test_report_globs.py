@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import CliResult, Repo
+from .conftest import TOOLS_OFF, CliResult, Repo
 
 PASSING_LOG = "tests/test_cart.py::test_total PASSED\n" + "=" * 30 + " 1 passed in 0.01s " + "=" * 30 + "\n"
 
@@ -44,7 +44,7 @@ def test_an_absolute_glob_on_the_command_line_reads_the_files_it_names(
     project: Repo, tmp_path: Path, cli: Callable[..., CliResult]
 ) -> None:
     folder = outside_log(tmp_path)
-    result = cli("run", "--repo", project.path, "--reports", f"{folder}/*.log", "--format", "json")
+    result = cli("run", "--repo", project.path, "--reports", f"{folder}/*.log", "--format", "json", *TOOLS_OFF)
     assert (result.code, json.loads(result.out)["verdict"]) == (0, "PASS"), result.out + result.err
     assert json.loads(result.out)["counts"]["executed"] == 1
 
@@ -53,7 +53,7 @@ def test_a_glob_on_the_command_line_may_climb_out_of_the_repository(
     project: Repo, tmp_path: Path, cli: Callable[..., CliResult]
 ) -> None:
     outside_log(tmp_path)
-    result = cli("run", "--repo", project.path, "--reports", "../elsewhere/*.log", "--format", "json")
+    result = cli("run", "--repo", project.path, "--reports", "../elsewhere/*.log", "--format", "json", *TOOLS_OFF)
     assert json.loads(result.out)["verdict"] == "PASS", result.out + result.err
 
 
@@ -61,7 +61,7 @@ def test_the_actions_reports_input_may_be_absolute(
     project: Repo, tmp_path: Path, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("INPUT_REPORTS", f"{outside_log(tmp_path)}/pytest.log")
-    result = cli("run", "--repo", project.path, "--format", "json")
+    result = cli("run", "--repo", project.path, "--format", "json", *TOOLS_OFF)
     assert json.loads(result.out)["verdict"] == "PASS", result.out + result.err
 
 

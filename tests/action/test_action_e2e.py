@@ -56,7 +56,8 @@ def test_the_first_run_creates_the_comment_the_check_run_and_the_pr_section(
     assert START in body
     assert run.outputs["comment-url"].startswith(server.url)
     report = Path(run.outputs["report"]).read_text()
-    assert report.startswith("<!-- QG:VERDICT:PASS -->")
+    assert report.startswith("## Quality Gate Report — pre-pr\n")
+    assert "<!-- QG:VERDICT:PASS -->" in report
     assert run.outputs["check-run-url"].startswith(server.url)
     assert run.outputs["gate-edits"] == ""  # a new test file relaxes no gate
 
@@ -71,13 +72,15 @@ def test_a_skip_added_with_a_suppression_without_reason_shows_as_gate_edits(
     run = action(repo, event(tmp_path, base, head), head)
     assert run.code == 1
     assert run.outputs["gate-edits"] == "RH-1:1,RH-6:1"
-    gate = run.ledger.gate("gate-integrity")
-    assert gate is not None and gate.verdict is GateVerdict.FAIL
-    assert (
-        gate.headline == "tests/test_cart.py:4: a suppression or coverage exclusion added without a reason on its line"
-    )
+    integrity, audit = run.ledger.gate("gate-integrity"), run.ledger.gate("suppressions")
+    assert integrity is not None and integrity.verdict is GateVerdict.PASS  # it lists the tags for review
+    assert audit is not None and audit.verdict is GateVerdict.FAIL  # check 7 fails the bare suppression
+    assert audit.details == ("tests/test_cart.py:4: def test_total():  # noqa",)
     (check_run,) = server.check_runs(head)
-    assert [(note.title, note.annotation_level) for note in check_run.annotations] == [("RH-1, RH-6", "failure")]
+    assert [(note.title, note.annotation_level) for note in check_run.annotations] == [
+        ("RH-1, RH-6", "warning"),
+        ("Check 7: ignore-comment audit", "failure"),
+    ]
     assert "GATE_SUMMARY: listed=1 eligible=1 inspected=1 unread=0 tagged={RH-1:1,RH-6:1}" in run.summary
 
 

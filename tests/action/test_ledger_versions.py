@@ -1,5 +1,6 @@
-"""Ledger version 2 carries each gate's typed payload, checked by the gate's own schema; a
-version-1 ledger, as the released action wrote it, still reads, renders and merges."""
+"""Ledger version 3 carries each gate's typed payload, checked by the gate's own schema, and the
+quality record; a version-1 ledger, as the released action wrote it, and a version-2 one still
+read, render and merge, their stated verdicts checked by the rules they were written under."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from evidence_gate.ledger_document import LEDGER_VERSION, from_document, to_docu
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings
 from tests.conftest import Repo, judge_repo
-from tests.render.checks import check_structure
+from tests.render.checks import check_structure, quality_markers
 
 V1 = Path(__file__).resolve().parents[1] / "fixtures" / "ledgers" / "v1-demo.json"
 
@@ -36,15 +37,9 @@ def test_a_version_1_ledger_reads_with_its_headlines_and_excerpts_and_no_payload
     assert [excerpt.source for excerpt in evidence.excerpts] == ["build/pytest.log"]
     assert evidence.data is None and criteria.data is None
     comment = render_comment(ledger)
-    check_structure(
-        comment,
-        [
-            comment.splitlines()[0],
-            "<!-- QG:VERDICT:BLOCKED -->",
-            "<!-- QG:CHECK:evidence:FAIL -->",
-            "<!-- QG:CHECK:criteria:FAIL -->",
-        ],
-    )
+    markers = quality_markers(ledger, "comment")
+    assert "<!-- QG:CHECK:3:FAIL -->" in markers and "<!-- QG:CHECK:6:FAIL -->" in markers
+    check_structure(comment, markers)
     assert "refused with a message: no test names it" in comment  # no payload: the criteria partial shows details
 
 
@@ -65,9 +60,30 @@ def shop_ledger(repo: Repo) -> dict[str, Any]:
     return to_document(judge_repo(Settings(repo=repo.path, reports=("build/*.xml",)), in_ci=True))
 
 
-def test_a_version_2_ledger_round_trips_each_gates_payload(repo: Repo) -> None:
+def test_a_version_2_ledger_is_read_and_its_stagnation_was_its_word_for_nothing_proven(repo: Repo) -> None:
     document = shop_ledger(repo)
-    assert document["version"] == LEDGER_VERSION == 2
+    document["version"] = 2
+    del document["quality"]
+    document["gates"] = [
+        {**gate, "verdict": "unavailable"} if gate["id"] == "gate-integrity" else gate
+        for gate in document["gates"]
+        if gate["id"] in ("evidence", "gate-integrity", "strength", "coverage", "criteria")
+    ]
+    document["verdict"] = "STAGNATION"  # version 2's verdict for a gate that could not run
+    ledger = from_document(document, "v2.json")
+    assert ledger.gate("ledger") is None  # no contradiction: its verdict followed its rules
+    assert ledger.verdict is Verdict.BLOCKED  # and today's rules block an unavailable gate
+    document["verdict"] = "PASS"
+    assert from_document(document, "v2.json").gate("ledger") is not None
+
+
+def evidence_index(document: dict[str, Any]) -> int:
+    return next(index for index, gate in enumerate(document["gates"]) if gate["id"] == "evidence")
+
+
+def test_a_version_3_ledger_round_trips_each_gates_payload(repo: Repo) -> None:
+    document = shop_ledger(repo)
+    assert document["version"] == LEDGER_VERSION == 3
     ledger = from_document(copy.deepcopy(document), "ledger.json")
     evidence = ledger.gate("evidence")
     assert evidence is not None and isinstance(evidence.data, EvidenceData)
@@ -77,8 +93,11 @@ def test_a_version_2_ledger_round_trips_each_gates_payload(repo: Repo) -> None:
 
 def test_a_payload_that_breaks_its_gates_schema_is_refused_naming_where(repo: Repo) -> None:
     document = shop_ledger(repo)
-    del document["gates"][0]["data"]["sources"][0]["status"]
-    with pytest.raises(UsageError, match=r"forged.json: not a valid ledger: gates/0/data/sources/0: 'status' is a"):
+    index = evidence_index(document)
+    del document["gates"][index]["data"]["sources"][0]["status"]
+    with pytest.raises(
+        UsageError, match=rf"forged.json: not a valid ledger: gates/{index}/data/sources/0: 'status' is a"
+    ):
         from_document(document, "forged.json")
 
 
@@ -101,11 +120,11 @@ def test_a_payload_of_a_gate_this_version_does_not_know_is_dropped_and_its_detai
     assert (newer.data, newer.details) == (None, ("src/cart.py: 12 of 12 changed lines covered",))
 
 
-@pytest.mark.parametrize("version", [0, 3, "2", True, None])
+@pytest.mark.parametrize("version", [0, 4, "2", True, None])
 def test_a_version_this_tool_does_not_read_is_one_clear_line(version: object) -> None:
     document = v1_document()
     document["version"] = version
     with pytest.raises(
-        UsageError, match=r"x.json: not a valid ledger: version: .* is not one this tool reads \(1, 2\)"
+        UsageError, match=r"x.json: not a valid ledger: version: .* is not one this tool reads \(1, 2, 3\)"
     ):
         from_document(document, "x.json")

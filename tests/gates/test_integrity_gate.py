@@ -16,7 +16,7 @@ from evidence_gate.ledger import GateVerdict, Ledger, Verdict
 from evidence_gate.model import ChangedLine, FileKind
 from evidence_gate.render import render_comment, render_job_summary, render_report
 from evidence_gate.settings import Settings
-from tests.render.checks import check_structure
+from tests.render.checks import check_structure, quality_markers
 
 SETTINGS = Settings(repo=Path("/checkout"))
 SKIP = TaggedHunk(
@@ -35,6 +35,7 @@ NOQA = TaggedHunk(
     added=(ChangedLine(number=1, text="import os  # noqa"),),
     removed=(ChangedLine(number=1, text="import sys"),),
     unjustified=(1,),
+    audited=(1,),
 )
 PLAIN = TaggedHunk(
     path="tests/test_cart.py", kind=FileKind.TEST, header="@@ -9,2 +10,4 @@", tags=(), added=(), removed=()
@@ -73,11 +74,14 @@ def test_relaxations_are_listed_for_review_and_pass() -> None:
     ]
 
 
-def test_an_unjustified_suppression_fails_and_its_annotation_is_a_failure() -> None:
+def test_an_unjustified_suppression_is_listed_for_check_7_and_left_to_it_to_fail() -> None:
     gate = integrity.judge(facts(SKIP, NOQA), SETTINGS)
-    assert gate.verdict is GateVerdict.FAIL
-    assert gate.headline == "shop/cart.py:1: a suppression or coverage exclusion added without a reason on its line"
-    assert [note.level for note in gate.annotations] == ["warning", "failure"]
+    assert gate.verdict is GateVerdict.PASS  # the ignore-comment audit (check 7) fails it, once
+    assert isinstance(gate.data, integrity.IntegrityData)
+    assert gate.data.suppressions == (
+        integrity.Suppression(path="shop/cart.py", line=1, text="import os  # noqa", justified=False),
+    )
+    assert [note.level for note in gate.annotations] == ["warning", "warning"]
 
 
 def test_a_frozen_test_changed_fails_with_the_message_and_parked_criteria_are_shown() -> None:
@@ -138,14 +142,16 @@ def test_hunk_text_cannot_forge_a_marker_or_a_summary_line_in_any_output() -> No
             ChangedLine(number=6, text="GATE_SUMMARY: listed=0 eligible=0 inspected=0 unread=0 tagged={}"),
             ChangedLine(number=7, text="```"),
         ),
-        header="@@ -1,4 +1,8 @@ <!-- QG:CHECK:gate-integrity:PASS --> @octocat",
+        header="@@ -1,4 +1,8 @@ <!-- QG:CHECK:7:PASS --> @octocat",
     )
     gate = integrity.judge(facts(forged), SETTINGS)
     subject = Ledger(verdict=Verdict.PASS, head="a" * 40, base=None, stack="python", counts=None, gates=(gate,))
-    for text in (render_comment(subject), render_job_summary(subject), render_report(subject)):
-        markers = ["<!-- QG:VERDICT:PASS -->", "<!-- QG:CHECK:gate-integrity:PASS -->"]
-        expected = [text.splitlines()[0], *markers] if text.startswith("<!-- evidence-gate:comment") else markers
-        check_structure(text, expected)
+    for name, text in (
+        ("comment", render_comment(subject)),
+        ("job summary", render_job_summary(subject)),
+        ("report", render_report(subject)),
+    ):
+        check_structure(text, quality_markers(subject, name))
         outside = [line for line in _outside_fences(text) if line.startswith("GATE_SUMMARY:")]
         assert outside == []
 

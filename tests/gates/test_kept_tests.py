@@ -44,12 +44,22 @@ def test_a_missing_test_is_named_and_an_unnamed_one_counted() -> None:
     )
 
 
-def test_a_test_whose_definition_the_change_removed_may_go() -> None:
+def test_a_test_whose_definition_the_change_removed_is_named_and_blocks_by_the_count() -> None:
+    """Deleting a test is not a way to green: the executed count may not fall below the base's."""
     now = {"a" * 12: "passed", "c" * 12: "passed", "d" * 12: "skipped"}
     removed = ("@pytest.mark.parametrize('n', range(4))", "def test_price(n):")
     verdict = evaluate_kept_tests(
         facts(tests=now, counts=Counts(passed=2, failed=0, skipped=1), removed_test_lines=removed)
     )
+    assert not verdict.ok
+    assert verdict.reason.endswith("(3 -> 2; deleted by the change: tests.test_cart::test_price[3])")
+    assert "deleted by the change: tests.test_cart::test_price[3]" in verdict.details
+
+
+def test_a_test_renamed_by_the_change_keeps_the_count_and_passes() -> None:
+    now = {"a" * 12: "passed", "c" * 12: "passed", "e" * 12: "passed"}
+    removed = ("def test_price(n):",)
+    verdict = evaluate_kept_tests(facts(tests=now, removed_test_lines=removed))
     assert verdict.ok, verdict.reason
 
 
@@ -67,4 +77,4 @@ def test_a_test_the_base_skipped_may_go() -> None:
 def test_a_base_test_now_skipped_fails_by_the_count() -> None:
     now = {**BASE, "c" * 12: "skipped"}
     verdict = evaluate_kept_tests(facts(tests=now, counts=Counts(passed=2, failed=0, skipped=2)))
-    assert verdict.reason.startswith("1 fewer tests executed than at the base (3 -> 2; 0 of them deleted")
+    assert verdict.reason == "1 fewer tests executed than at the base (3 -> 2; 1 now skipped)"

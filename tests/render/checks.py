@@ -6,12 +6,15 @@ import re
 
 from lxml.html import HtmlElement
 
-from evidence_gate.render import ZERO_WIDTH_SPACE
+from evidence_gate.ledger import Ledger
+from evidence_gate.quality.checks import CHECKS, MARKER_WORDS
+from evidence_gate.quality.stagnation import history_line
+from evidence_gate.render import ZERO_WIDTH_SPACE, check_slug, comment_marker
 from tests.render.gfm import comments, elements, parse, to_html, visible_text
 
 # The elements our templates make. Anything else came from untrusted text: raw HTML, a link, an
 # image, emphasis, strike-through, a task list.
-OURS = frozenset({"p", "h1", "h2", "h3", "strong", "table", "thead", "tbody", "tr", "th", "td"})
+OURS = frozenset({"p", "h1", "h2", "h3", "h4", "strong", "table", "thead", "tbody", "tr", "th", "td"})
 OURS |= {"details", "summary", "pre", "code", "ul", "li"}
 # What github.com would link after rendering: a mention, an issue reference, a URL.
 LINKABLE = re.compile(r"@[A-Za-z0-9]|#\d|(?i:gh-\d)|://|(?i:www\.)")
@@ -55,13 +58,42 @@ def check_structure(markdown: str, markers: list[str], html: str | None = None) 
     return root
 
 
-def gate_rows(root: HtmlElement) -> list[list[str]]:
-    """The gate table's rows, three cells each."""
-    tables = [table for table in root.iter("table") if [seen(th) for th in table.iter("th")][:1] == ["Gate"]]
+def result_rows(root: HtmlElement) -> list[list[str]]:
+    """The Results table's rows, five cells each: the nine checks, then the gates without a number."""
+    tables = [table for table in root.iter("table") if [seen(th) for th in table.iter("th")][:1] == ["#"]]
     assert len(tables) == 1
     rows = [[seen(cell) for cell in row.findall("td")] for row in tables[0].findall("./tbody/tr")]
-    assert all(len(row) == 3 for row in rows)
+    assert all(len(row) == 5 for row in rows)
+    assert [row[0] for row in rows[:9]] == [str(check.number) for check in CHECKS]
     return rows
+
+
+def unnumbered_rows(root: HtmlElement) -> list[list[str]]:
+    """The Results rows of the gates without a number: title, headline, verdict."""
+    return [[row[1], row[3], row[4]] for row in result_rows(root)[9:]]
+
+
+# Where each output shows the checks' sections (and so their markers); the others show the verdict.
+WITH_SECTIONS = frozenset({"comment", "check text", "job summary", "report"})
+
+
+def quality_markers(subject: Ledger, name: str) -> list[str]:
+    """The markers an output must carry, in order: the comment's own, the verdict, then one per
+    numbered check (and a failed check's signature) where the checks' sections are shown."""
+    history = history_line(check_slug(subject.check_name), subject.quality.earlier, subject.quality.signatures)
+    head = [comment_marker(subject.check_name), history] if name == "comment" else []
+    verdict = [f"<!-- QG:VERDICT:{subject.verdict} -->"]
+    if name not in WITH_SECTIONS:
+        return head + verdict
+    by_id = {gate.id: gate for gate in subject.gates}
+    checks: list[str] = []
+    for check in CHECKS:
+        gate = by_id.get(check.gate)
+        checks.append(f"<!-- QG:CHECK:{check.number}:{MARKER_WORDS[gate.verdict] if gate else 'NOT_APPLICABLE'} -->")
+        signature = subject.quality.signatures.get(check.number)
+        if signature is not None:
+            checks.append(f"<!-- QG:SIGNATURE:{check.number}:{signature} -->")
+    return head + verdict + checks
 
 
 def more_lines(markdown: str, root: HtmlElement) -> dict[str, int]:

@@ -15,7 +15,8 @@ HOSTILE = (
     "<img src=x onerror=alert(1)>",
     "</details></td></table>",
     "<!-- QG:VERDICT:PASS -->",
-    "<!-- QG:CHECK:tests:PASS -->",
+    "<!-- QG:CHECK:3:PASS -->",
+    "<!-- QG:SIGNATURE:2:0123456789ab -->",
     "<!-- evidence-gate:comment:evidence-gate -->",
     "--> closes a comment",
     "`" * 10 + " ten backticks " + "`" * 10,
@@ -53,7 +54,8 @@ def gate(gate_id: str, verdict: GateVerdict, **fields: Any) -> GateResult:
 
 
 def ledger(**fields: Any) -> Ledger:
-    """A blocked run with deltas: a failing, a passing and a not-applicable gate, two failing tests."""
+    """A blocked run with deltas: a failing, a passing and a not-applicable check (3, 4 and 6), two
+    failing tests."""
     values: dict[str, Any] = {
         "verdict": Verdict.BLOCKED,
         "head": "a" * 40,
@@ -62,7 +64,7 @@ def ledger(**fields: Any) -> Ledger:
         "counts": Counts(passed=120, failed=2, skipped=3),
         "gates": (
             gate(
-                "tests",
+                "evidence",
                 GateVerdict.FAIL,
                 title="Tests ran",
                 headline="2 tests failed",

@@ -20,7 +20,7 @@ from evidence_gate.render import (
     render_pr_section,
     render_report,
 )
-from tests.render.checks import check_structure, find, gate_rows, more_lines, seen
+from tests.render.checks import check_structure, find, more_lines, quality_markers, result_rows, seen, unnumbered_rows
 from tests.render.gfm import to_html
 from tests.render.ledgers import HOSTILE, gate, ledger
 
@@ -28,12 +28,6 @@ from tests.render.ledgers import HOSTILE, gate, ledger
 WIDE = "ässert ✗ 日本語 🎉 "
 MESSAGE = (WIDE * 1_000)[:10_000]
 LOG = "\n".join(f"{index} {WIDE}" * 8 for index in range(20_000))[: 2 * 1024 * 1024]
-
-
-def markers(subject: Ledger, shown_gates: int) -> list[str]:
-    return [f"<!-- QG:VERDICT:{subject.verdict} -->"] + [
-        f"<!-- QG:CHECK:{gate.id}:{str(gate.verdict).upper()} -->" for gate in subject.gates[:shown_gates]
-    ]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +41,7 @@ def huge() -> Ledger:
         ),
         gates=(
             gate(
-                "tests",
+                "evidence",
                 GateVerdict.FAIL,
                 details=("5,000 failed",) * 30,
                 excerpts=(Excerpt(source="pytest", exit_code=1, output=LOG),),
@@ -72,13 +66,10 @@ def test_every_output_of_a_huge_ledger_is_within_its_limit(huge: Ledger) -> None
     assert len(rendered["check text"].encode()) <= CHECK_RUN_LIMIT
     assert len(section) <= 20_000
     assert len(rendered["job summary"].encode()) <= JOB_SUMMARY_LIMIT
-    comment_marker = rendered["comment"].splitlines()[0]
     for (name, text), html in zip(rendered.items(), to_html(*rendered.values()), strict=True):
-        expected = [] if name == "check text" else markers(huge, 2)
-        root = check_structure(text, [comment_marker, *expected] if name == "comment" else expected, html)
-        if name != "check text":
-            assert len(gate_rows(root)) == 2
-        if name in ("check summary",):
+        root = check_structure(text, quality_markers(huge, name), html)
+        assert len(result_rows(root)) == 9
+        if name in ("check summary", "check text"):
             continue
         more = more_lines(text, root)
         failing = find(root, "details")
@@ -94,7 +85,7 @@ def test_every_output_of_a_huge_ledger_is_within_its_limit(huge: Ledger) -> None
 def test_the_comment_drops_passing_gates_evidence_before_failure_messages() -> None:
     subject = ledger(
         gates=(
-            gate("tests", GateVerdict.FAIL, excerpts=(Excerpt(source="pytest", exit_code=1, output="E" * 2_500),)),
+            gate("evidence", GateVerdict.FAIL, excerpts=(Excerpt(source="pytest", exit_code=1, output="E" * 2_500),)),
             gate(
                 "coverage",
                 GateVerdict.PASS,
@@ -105,13 +96,12 @@ def test_the_comment_drops_passing_gates_evidence_before_failure_messages() -> N
         failed_tests=tuple(FailedTest(name=f"t{index}", message="m" * 1_000) for index in range(5)),
     )
     comment = render_comment(subject)
-    root = check_structure(comment, [comment.splitlines()[0], *markers(subject, 2)])
-    failing, tests_gate, coverage_gate = root.findall("details")
+    root = check_structure(comment, quality_markers(subject, "comment"))
+    failing, _, evidence = root.findall("details")
     assert len(failing.findall("pre")) == 5
-    assert len(tests_gate.findall("pre")) == 1
     more = more_lines(comment, root)
     assert 0 < more["command outputs"] < 30
-    assert len(coverage_gate.findall("pre")) + more["command outputs"] == 30
+    assert len(evidence.findall("pre")) + more["command outputs"] == 1 + 30  # the failing check's log is kept
     assert "details" not in more  # evidence goes before details
     assert "failure messages not shown" not in more
 
@@ -120,7 +110,7 @@ def test_failure_messages_go_before_failing_gates_evidence_last_first() -> None:
     subject = ledger(
         gates=(
             gate(
-                "tests",
+                "evidence",
                 GateVerdict.FAIL,
                 excerpts=tuple(Excerpt(source=f"run {index}", exit_code=1, output="E" * 2_900) for index in range(8)),
             ),
@@ -128,10 +118,10 @@ def test_failure_messages_go_before_failing_gates_evidence_last_first() -> None:
         failed_tests=tuple(FailedTest(name=f"t{index}", message=f"{index} " + "m" * 1_400) for index in range(60)),
     )
     comment = render_comment(subject)
-    root = check_structure(comment, [comment.splitlines()[0], *markers(subject, 1)])
-    failing, tests_gate = root.findall("details")
+    root = check_structure(comment, quality_markers(subject, "comment"))
+    failing, _, evidence = root.findall("details")
     more = more_lines(comment, root)
-    assert len(tests_gate.findall("pre")) == 8
+    assert len(evidence.findall("pre")) == 8
     shown = [seen(code) for code in failing.iter("code")]
     assert 0 < more["failure messages not shown"] < 60
     assert [message.split()[0] for message in shown] == [str(index) for index in range(len(shown))]
@@ -142,17 +132,17 @@ def test_rows_go_last_failing_tests_before_gates() -> None:
         gates=tuple(gate(f"gate-{index}", GateVerdict.FAIL, headline="s" * 150) for index in range(30)),
         failed_tests=tuple(FailedTest(name=f"test {index} " + "n" * 150, message="m") for index in range(50)),
     )
-    roomy = render_pr_section(subject, 12_000)
-    root = check_structure(roomy, markers(subject, 30))
+    roomy = render_pr_section(subject, 14_000)
+    root = check_structure(roomy, quality_markers(subject, "pr section"))
     more = more_lines(roomy, root)
-    assert len(gate_rows(root)) == 30 and "gates" not in more
+    assert len(unnumbered_rows(root)) == 30 and "gates" not in more
     assert len(find(root, "details").findall("p/strong")) + more["failing tests"] == 50
-    tight = render_pr_section(subject, 2_500)
-    root = check_structure(tight, markers(subject, len(tight.split("<!-- QG:CHECK:")) - 1))
+    tight = render_pr_section(subject, 4_000)
+    root = check_structure(tight, quality_markers(subject, "pr section"))
     more = more_lines(tight, root)
     assert more["failing tests"] == 50
-    assert len(gate_rows(root)) + more["gates"] == 30
-    assert len(tight) <= 2_500
+    assert len(unnumbered_rows(root)) + more["gates"] == 30
+    assert len(tight) <= 4_000
 
 
 def test_a_section_with_no_room_is_refused_with_the_reason() -> None:

@@ -1,6 +1,7 @@
 """Every output of a ledger, read through GitHub's renderer: the verdict, the counts with their
-deltas, one table row per gate, folded details that close, and exactly the markers the action wrote,
-for a plain ledger and for one whose every string is hostile."""
+deltas, the Results table (a row per numbered check, then one per other gate), folded details that
+close, and exactly the markers the action wrote, for a plain ledger and for one whose every string
+is hostile."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from evidence_gate.ledger import Annotation, Deltas, Excerpt, GateVerdict, Ledger, Verdict
+from evidence_gate.quality.record import QualityRecord
 from evidence_gate.render import (
     comment_marker,
     render_check_run,
@@ -17,15 +19,21 @@ from evidence_gate.render import (
     render_pr_section,
     render_report,
 )
-from tests.render.checks import check_structure, find, folded, gate_rows, seen
+from tests.render.checks import check_structure, find, folded, quality_markers, result_rows, seen, unnumbered_rows
 from tests.render.gfm import to_html
 from tests.render.ledgers import HOSTILE, gate, hostile_ledger, ledger
 
 PLAIN_MARKERS = [
     "<!-- QG:VERDICT:BLOCKED -->",
-    "<!-- QG:CHECK:tests:FAIL -->",
-    "<!-- QG:CHECK:coverage:PASS -->",
-    "<!-- QG:CHECK:criteria:NOT-APPLICABLE -->",
+    "<!-- QG:CHECK:1:NOT_APPLICABLE -->",
+    "<!-- QG:CHECK:2:NOT_APPLICABLE -->",
+    "<!-- QG:CHECK:3:FAIL -->",
+    "<!-- QG:CHECK:4:PASS -->",
+    "<!-- QG:CHECK:5:NOT_APPLICABLE -->",
+    "<!-- QG:CHECK:6:NOT_APPLICABLE -->",
+    "<!-- QG:CHECK:7:NOT_APPLICABLE -->",
+    "<!-- QG:CHECK:8:NOT_APPLICABLE -->",
+    "<!-- QG:CHECK:9:NOT_APPLICABLE -->",
 ]
 
 
@@ -42,47 +50,51 @@ def outputs(subject: Ledger) -> dict[str, str]:
 
 
 def markers_of(subject: Ledger, name: str) -> list[str]:
-    """What each output must carry: the comment marker in the comment, the verdict and one marker
-    per gate wherever the verdict is shown, nothing in the check run's text."""
-    if name == "check text":
-        return []
-    verdict = [f"<!-- QG:VERDICT:{subject.verdict} -->"]
-    checks = [f"<!-- QG:CHECK:{gate.id}:{str(gate.verdict).upper()} -->" for gate in subject.gates]
-    return [comment_marker(subject.check_name), *verdict, *checks] if name == "comment" else verdict + checks
+    return quality_markers(subject, name)
 
 
 def test_the_comment_shows_the_verdict_counts_deltas_and_every_gate() -> None:
     subject = ledger()
     comment = render_comment(subject)
     root = check_structure(comment, [comment_marker("Evidence Gate"), *PLAIN_MARKERS])
-    assert seen(find(root, "h3")) == "❌ Evidence Gate: Blocked"
+    assert seen(find(root, "h3")) == "❌ Evidence Gate: Blocked (pre-pr)"
     assert "**Tests:** 122 executed (120 passed, 2 failed), 3 skipped." in comment
     assert "+5 tests, 4 new, 3 removed, 2 newly failing, 1 newly skipped" in comment
     assert subject.baseline not in comment
-    assert gate_rows(root) == [
-        ["Tests ran", "❌ fail", "2 tests failed"],
-        ["Changed code is tested", "✅ pass", "3 changed files, all covered"],
-        ["Criteria", "\N{HEAVY MINUS SIGN} not applicable", "no acceptance criteria"],
+    absent = "not judged: the ledger was made by a version without this check"
+    assert [[row[1], row[4]] for row in result_rows(root)] == [
+        ["Type Checker", "NOT_APPLICABLE"],
+        ["Linter", "NOT_APPLICABLE"],
+        ["Test Suite", "FAIL"],
+        ["Coverage", "PASS"],
+        ["Scope", "NOT_APPLICABLE"],
+        ["Plan Compliance", "NOT_APPLICABLE"],
+        ["Ignore-Comment Audit", "NOT_APPLICABLE"],
+        ["Smoke Test", "NOT_APPLICABLE"],
+        ["References", "NOT_APPLICABLE"],
     ]
+    assert "- Check 3 (Test Suite): FAIL: tests/test\\_a.py failed" in comment  # the reason, escaped
+    assert comment.count(absent) == 6
     summaries = [seen(summary) for summary in root.iter("summary")]
-    assert summaries == ["Failing tests (2)", "Tests ran: ❌ fail", "Changed code is tested: ✅ pass"]
+    assert summaries == ["Failing tests (2)", "Toolchain", "Evidence, check by check"]
     failing = find(root, "details")
     assert [seen(code) for code in failing.iter("code")] == ["assert 1 == 2\n"]
     assert [seen(strong) for strong in failing.iter("strong")] == [
         "tests/test_a.py::test_one",
         "tests/test_b.py::test_two",
     ]
-    tests_gate = root.findall("details")[1]
-    assert [seen(item) for item in tests_gate.iter("li")] == ["tests/test_a.py failed", "tests/test_b.py failed"]
-    assert [seen(code) for code in tests_gate.iter("code")] == ["FAILED tests/test_a.py::test_one\n"]
-    assert "pytest -q: exit code 1:" in seen(tests_gate)
+    evidence = root.findall("details")[2]
+    assert [seen(heading) for heading in evidence.iter("h4")][2:4] == ["Check 3: Test Suite", "Check 4: Coverage"]
+    assert [seen(item) for item in evidence.iter("li")] == ["tests/test_a.py failed", "tests/test_b.py failed"]
+    assert [seen(code) for code in evidence.iter("code")] == ["FAILED tests/test_a.py::test_one\n", "TOTAL 91%\n"]
+    assert "pytest -q: exit code 1:" in seen(evidence)
 
 
-def test_without_deltas_the_baseline_is_said_once() -> None:
-    subject = ledger(deltas=None, baseline="no baseline: the base commit has no check run")
+def test_where_the_baseline_came_from_is_said_once() -> None:
+    said = "no baseline: the base commit has no check run"
+    subject = ledger(deltas=None, quality=QualityRecord(baseline_source=said))
     for name, text in outputs(subject).items():
-        if name != "check text":
-            assert text.count("no baseline: the base commit has no check run") == 1, name
+        assert text.count(said) == 1, name
 
 
 def test_no_change_against_the_base_is_said() -> None:
@@ -99,9 +111,9 @@ def test_fewer_tests_is_a_minus_not_a_list_item() -> None:
 def test_each_verdict_has_its_marker(verdict: Verdict) -> None:
     subject = ledger(verdict=verdict)
     for name, text in outputs(subject).items():
-        assert [line for line in text.splitlines() if line.startswith("<!-- QG:VERDICT:")] == (
-            [] if name == "check text" else [f"<!-- QG:VERDICT:{verdict} -->"]
-        )
+        assert [line for line in text.splitlines() if line.startswith("<!-- QG:VERDICT:")] == [
+            f"<!-- QG:VERDICT:{verdict} -->"
+        ], name
 
 
 def test_every_output_of_a_plain_ledger_keeps_its_structure() -> None:
@@ -109,8 +121,7 @@ def test_every_output_of_a_plain_ledger_keeps_its_structure() -> None:
     rendered = outputs(subject)
     for (name, text), html in zip(rendered.items(), to_html(*rendered.values()), strict=True):
         root = check_structure(text, markers_of(subject, name), html)
-        if name != "check text":
-            assert len(gate_rows(root)) == 3, name
+        assert len(result_rows(root)) == 9, name
 
 
 def test_every_output_of_a_hostile_ledger_keeps_its_structure() -> None:
@@ -118,18 +129,16 @@ def test_every_output_of_a_hostile_ledger_keeps_its_structure() -> None:
     rendered = outputs(subject)
     for (name, text), html in zip(rendered.items(), to_html(*rendered.values()), strict=True):
         root = check_structure(text, markers_of(subject, name), html)
-        if name == "check text":
-            continue
-        rows = gate_rows(root)
+        rows = unnumbered_rows(root)
         assert [row[0] for row in rows] == [folded(text) for text in HOSTILE], name
-        assert [row[2] for row in rows] == [folded(text) for text in HOSTILE], name
+        assert [row[1] for row in rows] == [folded(text) for text in HOSTILE], name
 
 
 def test_hostile_failure_messages_show_whole_in_code() -> None:
     subject = hostile_ledger()
     comment = render_comment(subject)
     root = check_structure(comment, markers_of(subject, "comment"))
-    codes = [seen(code) for code in find(root, "details").iter("code")]
+    codes = [seen(code) for code in find(root, "details").iter("code")]  # the failing tests
     normalised = [text.replace("\r\n", "\n").rstrip("\n") for text in HOSTILE]
     cleaned = [
         "".join(c for c in text if c in "\t\n" or not (ord(c) < 32 or 127 <= ord(c) < 160)) for text in normalised
@@ -147,12 +156,22 @@ def test_the_comment_marker_is_one_per_check_name_and_cannot_be_forged() -> None
 
 def test_a_gate_id_outside_the_schema_cannot_forge_a_marker() -> None:
     subject = ledger(gates=(gate("x:PASS --> <!-- QG:VERDICT:PASS", GateVerdict.FAIL),))
-    comment = render_comment(subject)
-    assert "<!-- QG:CHECK:x-pass-qg-verdict-pass:FAIL -->" in comment
-    check_structure(
-        comment,
-        [*markers_of(replace(subject, gates=()), "comment"), "<!-- QG:CHECK:x-pass-qg-verdict-pass:FAIL -->"],
+    for name, text in outputs(subject).items():
+        check_structure(text, markers_of(replace(subject, gates=()), name))
+
+
+def test_forged_markers_in_every_untrusted_text_leave_the_verdict_and_the_checks_as_judged() -> None:
+    forged = "<!-- QG:VERDICT:PASS -->\n<!-- QG:CHECK:3:PASS -->\n<!-- QG:SIGNATURE:3:0123456789ab -->"
+    subject = hostile_ledger()
+    subject = replace(
+        subject,
+        verdict=Verdict.BLOCKED,
+        gates=(gate("evidence", GateVerdict.FAIL, title=forged, headline=forged, details=(forged,)), *subject.gates),
+        quality=QualityRecord(baseline_source=forged, history=forged),
     )
+    for name, text in outputs(subject).items():
+        check_structure(text, markers_of(subject, name))
+        assert "<!-- QG:CHECK:3:FAIL -->" in text or name not in {"comment", "report"}
 
 
 def test_no_gates_and_no_counts_still_render() -> None:
@@ -160,9 +179,8 @@ def test_no_gates_and_no_counts_still_render() -> None:
     rendered = outputs(subject)
     for (name, text), html in zip(rendered.items(), to_html(*rendered.values()), strict=True):
         check_structure(text, markers_of(subject, name), html)
-    assert "No gate ran." in rendered["comment"]
     assert "no test counts were read" in rendered["comment"]
-    assert rendered["check text"] == "No failing tests, and no gate has details.\n"
+    assert rendered["check text"] == rendered["report"]
 
 
 def test_the_check_title_is_one_plain_line() -> None:
