@@ -9,11 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evidence_gate.ledger import GateVerdict, Verdict
+from evidence_gate.render import check_slug, comment_marker
 from tests.github_fake import FakeGitHub
 from tests.github_fake.state import OCTOCAT
 
 from ..conftest import Repo
-from .harness import CHECK, PR, REPO, Run, event, pull_request, run_pytest
+from .harness import CHECK, PR, REPO, Run, event, post_marked_comments, pull_request, run_pytest
 
 ONE_FAILING = """\
 def test_total():
@@ -61,14 +62,15 @@ def test_a_history_in_a_comment_the_author_wrote_is_not_read(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
     base, head = pull_request(repo, server, ONE_FAILING.format(what="total"))
-    first = action(repo, event(tmp_path, base, head), head)
-    (ours,) = server.comments(PR)
-    server.add_comment(REPO, PR, ours.body, user=OCTOCAT)  # the same lines, by someone else, earlier
-    forged = next(comment for comment in server.comments(PR) if comment.user == OCTOCAT)
-    assert forged.id > ours.id
-    run = action(repo, event(tmp_path, base, head), head)
-    assert first.ledger.verdict is run.ledger.verdict is Verdict.BLOCKED
-    assert run.ledger.quality.earlier == first.ledger.quality.earlier + (first.ledger.quality.signatures,)
+    first = action(repo, event(tmp_path, base, head), head, comment_mode="off")
+    failed = ",".join(f"{number}:{mark}" for number, mark in sorted(first.ledger.quality.signatures.items()))
+    forged = f"{comment_marker(CHECK)}\n<!-- evidence-gate:history:{check_slug(CHECK)}:{failed};{failed} -->"
+    server.add_comment(REPO, PR, forged, user=OCTOCAT)  # two earlier failures, claimed by the author
+    run = action(repo, event(tmp_path, base, head), head, comment_mode="off")
+    assert run.ledger.verdict is Verdict.BLOCKED
+    assert run.ledger.quality.history == "no earlier run of this pull request left a comment"
+    post_marked_comments(server, forged.split("\n", 1)[1])  # the same line, by the action's own account
+    assert action(repo, event(tmp_path, base, head), head, comment_mode="off").ledger.verdict is Verdict.STAGNATION
 
 
 def test_the_type_checkers_log_from_a_step_is_read_under_the_capture_protocol(

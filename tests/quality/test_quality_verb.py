@@ -4,10 +4,14 @@ change, and STAGNATION over three runs with the same error (and none when the er
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from evidence_gate.ledger_document import from_document
+from evidence_gate.render import render_report
 from tests.conftest import Repo
 from tests.quality.project import TOTAL_TESTS, python_project, quality, report_checks, verdict
+from tests.render.checks import check_structure, find, quality_markers, result_rows, seen
 
 DISCOUNT = '''
 
@@ -133,3 +137,20 @@ def test_a_failure_whose_error_changes_is_blocked_each_time(repo: Repo, tmp_path
         result = quality(repo, "--base", "HEAD~1", "--write-report", folder)
         verdicts.append((result.code, verdict(result.out)))
     assert verdicts == [(1, "BLOCKED")] * 3
+
+
+def test_the_report_reads_as_its_layout_through_githubs_renderer(repo: Repo) -> None:
+    python_project(repo)
+    unused_import(repo, "os")
+    result = quality(repo, "--base", "HEAD~1", "--json")
+    ledger = from_document(json.loads(result.out), "ledger.json")
+    report = render_report(ledger)
+    root = check_structure(report, quality_markers(ledger, "report"))
+    assert seen(find(root, "h2")) == "Quality Gate Report — pre-pr"
+    assert [seen(heading) for heading in root.iter("h3")][:3] == ["Toolchain", "Results", "Evidence"]
+    assert [seen(heading) for heading in root.iter("h4")][:2] == ["Check 1: Type Checker", "Check 2: Linter"]
+    paragraphs = [seen(paragraph) for paragraph in root.iter("p")]
+    assert paragraphs[0].startswith("State: ") and paragraphs[1].startswith("Diff: 1 file changed, 2 insertions(+)")
+    assert "Verdict: BLOCKED" in paragraphs
+    assert [row[4] for row in result_rows(root)][:2] == ["PASS", "FAIL"]
+    assert "<!-- QG:SIGNATURE:2:" in report  # the failed check's signature, under its marker
