@@ -73,6 +73,11 @@ def workspace(folder: Path) -> tuple[str, str]:
         [sys.executable, "-m", "unittest", "discover", "--verbose"], cwd=folder, capture_output=True, check=False
     )
     (folder / "build" / "unittest.log").write_bytes(run.stdout + run.stderr)
+    # The workflow's type-check and lint steps, under the capture protocol: the container reads their logs.
+    for name, tool in (("mypy", ["mypy", "--no-incremental", "tests"]), ("ruff", ["ruff", "check", "--no-cache", "."])):
+        checked = subprocess.run([sys.executable, "-m", *tool], cwd=folder, capture_output=True, check=False)
+        log = checked.stdout + checked.stderr + f"EXIT_CODE={checked.returncode}\n".encode()
+        (folder / "build" / f"{name}.log").write_bytes(log)
     for path in [folder, *folder.rglob("*")]:
         os.lchown(path, RUNNER_UID, RUNNER_UID)
     return base, head
@@ -127,7 +132,8 @@ def run_action(server: FakeGitHub, image: str, scratch: Path) -> tuple[int, str,
         "GITHUB_OUTPUT": str(output),
         "GITHUB_STEP_SUMMARY": str(summary),
         "INPUT_GITHUB-TOKEN": DEFAULT_TOKEN,
-        "INPUT_REPORTS": "build/*.log",
+        "INPUT_REPORTS": "build/unittest.log",
+        "INPUT_LOGS": "type-check: build/mypy.log\nlint: build/ruff.log",
         "INPUT_COMMENT-MODE": "always",
         "INPUT_CHECK-NAME": "Evidence Gate",
         "INPUT_FAIL-ON": "stagnation",

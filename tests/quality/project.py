@@ -26,8 +26,10 @@ strict = true
 [tool.ruff]
 line-length = 100
 """
-CONFIG = """test-command: python -m pytest -rA -p no:cacheprovider --cov=shop --cov-report=xml:build/coverage.xml
-reports: [build/coverage.xml]
+PYTEST = "python -m pytest -rA -p no:cacheprovider --junitxml=build/junit.xml"
+CONFIG = f"""\
+test-command: {PYTEST} --cov=shop --cov-report=xml:build/coverage.xml
+reports: [build/junit.xml, build/coverage.xml]
 """
 CART = '''"""The cart."""
 

@@ -4,13 +4,15 @@ change, and STAGNATION over three runs with the same error (and none when the er
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+from evidence_gate.cli import main
 from evidence_gate.ledger_document import from_document
 from evidence_gate.render import render_report
-from tests.conftest import Repo
-from tests.quality.project import TOTAL_TESTS, python_project, quality, report_checks, verdict
+from tests.conftest import Repo, local_environment
+from tests.quality.project import SYSTEM_PATH, TOTAL_TESTS, python_project, quality, report_checks, verdict
 from tests.render.checks import check_structure, find, quality_markers, result_rows, seen
 
 DISCOUNT = '''
@@ -77,7 +79,10 @@ def test_a_deleted_test_blocks_check_3_naming_it(repo: Repo) -> None:
     assert (result.code, verdict(result.out)) == (1, "BLOCKED"), result.out
     assert report_checks(result.out)[3] == "FAIL"
     assert "| 3 | Test Suite | 2 executed, 0 failed | 1 executed, 0 failed | FAIL |" in result.out
-    assert "test_total_of_nothing" in result.out
+    assert (
+        "- Check 3 (Test Suite): FAIL: 1 fewer tests executed than at the base (2 -&gt; 1; deleted by the change:"
+        " tests/test\\_total.py::test\\_total\\_of\\_nothing)"
+    ) in result.out
 
 
 def test_a_new_lint_warning_blocks_check_2_with_the_delta(repo: Repo) -> None:
@@ -154,3 +159,34 @@ def test_the_report_reads_as_its_layout_through_githubs_renderer(repo: Repo) -> 
     assert "Verdict: BLOCKED" in paragraphs
     assert [row[4] for row in result_rows(root)][:2] == ["PASS", "FAIL"]
     assert "<!-- QG:SIGNATURE:2:" in report  # the failed check's signature, under its marker
+
+
+def test_the_post_refactor_stage_judges_checks_1_to_4_and_says_why_not_the_rest(repo: Repo) -> None:
+    python_project(repo)
+    feature(repo)
+    result = quality(repo, "--base", "HEAD~1", "--stage", "post-refactor")
+    assert "## Quality Gate Report — post-refactor" in result.out
+    checks = report_checks(result.out)
+    assert [checks[number] for number in (1, 2, 3, 4)] == ["PASS"] * 4
+    assert [checks[number] for number in (5, 6, 7, 8, 9)] == ["NOT_APPLICABLE"] * 5
+    assert result.out.count("not checked at the post-refactor stage: a refactor keeps behaviour") >= 5
+
+
+def test_a_baseline_file_written_by_the_baseline_verb_is_what_quality_compares_with(repo: Repo, tmp_path: Path) -> None:
+    python_project(repo)
+    out = io.StringIO()
+    environ = {**local_environment(), "PATH": SYSTEM_PATH}
+    baseline_file = tmp_path / "baseline.json"
+    assert main(["baseline", "--repo", str(repo.path), "--out", str(baseline_file)], out=out, environ=environ) == 0
+    written = json.loads(baseline_file.read_text())
+    assert written["type_check"] == {"exit": 0, "errors": 0}
+    assert written["lint"] == {"exit": 0, "warnings": 0}
+    assert written["test"] == {"exit": 0, "passed": 2, "failed": 0, "skipped": 0}
+    assert sorted(written["tests"]["names"].values()) == [
+        "tests/test_total.py::test_total",
+        "tests/test_total.py::test_total_of_nothing",
+    ]
+    unused_import(repo, "os")
+    result = quality(repo, "--base", "HEAD~1", "--baseline", baseline_file)
+    assert "| 2 | Linter | 0 warnings, exit 0 | 1 warning, exit 1 | FAIL |" in result.out
+    assert f"**Compared with:** the baseline file {baseline_file}" in result.out.replace("\\", "")

@@ -20,6 +20,7 @@ from evidence_gate.gates.registry import GATE_IDS
 from evidence_gate.github.context import load_context
 from evidence_gate.ledger_document import ledger_json, to_document
 from evidence_gate.pipeline import run_pipeline
+from evidence_gate.quality.record import Stage
 from evidence_gate.render import render_comment, render_report
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import CommentMode, FailOn, resolve
@@ -27,12 +28,12 @@ from evidence_gate.verbs.common import print_json, table
 from evidence_gate.workspace import write_user_file
 
 NAME = "run"
-HELP = "the whole pipeline: detect, changes, evidence, criteria -> the ledger and the verdict"
+HELP = "the whole pipeline: detect, changes, every check -> the ledger, the quality-gate report and the verdict"
 EPILOG = (
     "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml "
     "(in a pull request's run, as the base commit has it). "
     "Prints the PR comment (--format markdown) or the ledger (--format json). Exit codes: as the action's "
-    "check run concludes, 1 when it would fail (BLOCKED, and STAGNATION unless --fail-on is blocked or never), "
+    "check run concludes, 1 when it would fail (BLOCKED or STAGNATION, unless --fail-on is never), "
     "else 0; 2 usage or configuration error."
 )
 
@@ -52,6 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="print the PR comment (markdown, the default) or the ledger (json)",
     )
     parser.add_argument("--stack", help="the stack id, instead of the detected one")
+    parser.add_argument("--stage", choices=[str(stage) for stage in Stage], help="post-refactor judges checks 1-4 only")
     parser.add_argument("--story", help="the story id of [story#n] tags for acceptance criteria")
     parser.add_argument("--check-name", help="the check run's name (default: Evidence Gate)")
     parser.add_argument("--templates-dir", help="templates overriding the built-in ones")
@@ -63,7 +65,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on",
         choices=[str(level) for level in FailOn],
-        help="which verdicts fail: stagnation (the default: BLOCKED and STAGNATION), blocked, or never",
+        help="which verdicts fail: stagnation or blocked (the default: BLOCKED and STAGNATION), or never",
     )
     parser.add_argument(
         "--gates-off",
@@ -86,6 +88,7 @@ def flags(args: argparse.Namespace) -> dict[str, object]:
         "comment-mode": args.comment_mode,
         "fail-on": args.fail_on,
         "gates-off": args.gates_off,
+        "stage": args.stage,
     }
 
 
