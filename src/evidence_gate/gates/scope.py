@@ -7,12 +7,12 @@ a reviewer reads it beside the diff. The configuration's, when set, is the one t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import pathspec
 
+from evidence_gate.body_lists import label_line, listed_under
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
@@ -23,8 +23,7 @@ from evidence_gate.wording import plural
 ID = "scope"
 TITLE = "Scope"
 MAX_LISTED = 200
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?\**Scope\**:\**\s*(?P<inline>.*)$", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*[-*+]\s+`?(?P<glob>[^`\s][^`]*?)`?\s*$")
+_LABEL = label_line("Scope")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,21 +76,7 @@ class ScopeFacts:
 
 def body_scope(body: str) -> tuple[str, ...]:
     """The globs a body declares: `Scope: a, b` on one line, or a list under a `Scope:` line."""
-    globs: list[str] = []
-    inside = False
-    for line in body.splitlines():
-        heading = _HEADING.match(line)
-        if heading:
-            inline = heading["inline"].strip().strip("`")
-            globs.extend(part.strip().strip("`") for part in inline.split(",") if part.strip())
-            inside = not inline
-            continue
-        item = _ITEM.match(line) if inside else None
-        if item:
-            globs.append(item["glob"])
-        elif inside and line.strip():
-            inside = False
-    return tuple(globs[:1000])
+    return listed_under(body, _LABEL, 1000)
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> ScopeFacts:

@@ -5,8 +5,7 @@ would run whatever they wrote."""
 
 from __future__ import annotations
 
-import re
-
+from evidence_gate.body_lists import label_line, listed_under
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
@@ -19,24 +18,12 @@ from evidence_gate.wording import plural
 ID = "smoke"
 TITLE = "Smoke test"
 SPEC = ToolSpec(check=8, tool="smoke test", command="smoke", config_key="smoke", log_key="smoke")
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*)?\**Smoke(?: tests?)?:?\**:?\s*$", re.IGNORECASE)
-_ITEM = re.compile(r"^\s*[-*+]\s+`?(?P<command>[^`]+?)`?\s*$")
+_LABEL = label_line("Smoke(?: tests?)?")
 
 
 def body_commands(body: str) -> tuple[str, ...]:
     """The commands a body lists under a `Smoke:` line, one list item each."""
-    found: list[str] = []
-    inside = False
-    for line in body.splitlines():
-        if _HEADING.match(line):
-            inside = True
-            continue
-        item = _ITEM.match(line) if inside else None
-        if item:
-            found.append(item["command"])
-        elif inside and line.strip():
-            inside = False
-    return tuple(found[:20])
+    return listed_under(body, _LABEL, 20, inline=False)
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> ToolData:

@@ -55,33 +55,21 @@ def toolchain(facts: Facts, gates: Sequence[GateResult], test_run: ToolRow | Non
     )
     if test_run is not None and not (idle and test_run.status is ToolStatus.MISSING):
         rows[3] = test_run
-    elif parsers:
-        rows[3] = ToolRow(
-            check=3,
-            tool="test runner",
-            status=ToolStatus.DETECTED,
-            command=", ".join(parsers),
-            reason=f"{plural(len(reports.logs) + len(reports.documents), 'report')} read",
-        )
-    elif idle:
-        rows[3] = ToolRow(check=3, tool="test runner", status=ToolStatus.NOT_APPLICABLE, reason=idle)
     else:
-        rows[3] = ToolRow(
-            check=3, tool="test runner", status=ToolStatus.MISSING, reason="no runner output among the reports was read"
-        )
+        read = len(reports.logs) + len(reports.documents)
+        found = f"{plural(read, 'report')} read"
+        rows[3] = _evidence_row(3, "test runner", parsers, found, idle, "no runner output among the reports was read")
     formats = sorted({kind for _, kind in reports.coverage})
-    if formats:
-        rows[4] = ToolRow(
-            check=4,
-            tool="coverage",
-            status=ToolStatus.DETECTED,
-            command=", ".join(formats),
-            reason=f"{plural(len(reports.coverage), 'coverage report')} read",
-        )
-    elif idle:
-        rows[4] = ToolRow(check=4, tool="coverage", status=ToolStatus.NOT_APPLICABLE, reason=idle)
-    else:
-        rows[4] = ToolRow(
-            check=4, tool="coverage", status=ToolStatus.MISSING, reason="no coverage report among the reports"
-        )
+    found = f"{plural(len(reports.coverage), 'coverage report')} read"
+    rows[4] = _evidence_row(4, "coverage", formats, found, idle, "no coverage report among the reports")
     return tuple(rows[number] for number in sorted(rows))
+
+
+def _evidence_row(check: int, tool: str, formats: list[str], found: str, idle: str | None, missing: str) -> ToolRow:
+    """A check read from the reports: DETECTED by the formats read, else not applicable (nothing to
+    judge), else MISSING."""
+    if formats:
+        return ToolRow(check=check, tool=tool, status=ToolStatus.DETECTED, command=", ".join(formats), reason=found)
+    if idle:
+        return ToolRow(check=check, tool=tool, status=ToolStatus.NOT_APPLICABLE, reason=idle)
+    return ToolRow(check=check, tool=tool, status=ToolStatus.MISSING, reason=missing)

@@ -43,8 +43,9 @@ MAX_KEPT_CHARS = 500  # of each: a diagnostic's location and code are at its sta
 
 
 def with_exit_marker(command: str) -> str:
-    """The command in the protocol's form, unless it already echoes its own exit marker."""
-    return command if "EXIT_CODE=$?" in command else command + CAPTURE
+    """The command in the protocol's form, unless it already echoes its own exit marker. It runs in
+    a subshell, so a command that calls `exit` still leaves the marker behind it."""
+    return command if "EXIT_CODE=$?" in command else f"( {command}\n){CAPTURE}"
 
 
 def run_captured(
