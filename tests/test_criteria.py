@@ -22,7 +22,7 @@ from evidence_gate.criteria_source import (
 )
 from evidence_gate.errors import UsageError
 from evidence_gate.gates.criteria import CriterionStatus, from_reports
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger import GateResult, GateVerdict
 from evidence_gate.model import PullRequest
 from evidence_gate.settings import Settings
 from evidence_gate.summary.base import CaseResult
@@ -268,3 +268,68 @@ def test_a_tag_is_matched_whole_so_criterion_1_is_not_criterion_10() -> None:
     tagged(CaseResult(name="[S#10] later", classname="", file=None, line=None, outcome="failed", message=None))
     tagged(CaseResult(name="[S#1] first", classname="", file=None, line=None, outcome="passed", message=None))
     assert {tag: tally.total for tag, tally in tagged.by_tag.items()} == {"[S#10]": 1, "[S#1]": 1}
+
+
+PLAN_BODY = """\
+## Acceptance criteria
+- [ ] a discount code lowers the total
+- [ ] the guide explains discounts (file: `docs/discounts.md`)
+- [ ] the copy reads well (manual)
+
+## Later
+- [ ] refunds of discounted orders
+"""
+
+
+def plan_facts(repo: Repo, body: str, files: dict[str, str], tag: str = "[SHOP-1#1]") -> GateResult:
+    """The criteria gate on a real repository whose JUnit report holds one passing test carrying `tag`."""
+    base = repo.commit("base", {"pyproject.toml": "[project]\nname = 'shop'\n"})
+    report = (
+        '<testsuite name="pytest" tests="1"><testcase classname="tests.test_cart"'
+        f' name="test_discount{tag}"/></testsuite>\n'
+    )
+    head = repo.commit("plan", {"build/junit.xml": report, **files})
+    settings = Settings(repo=repo.path, base=base, head=head, reports=("build/junit.xml",), story="SHOP-1")
+    ledger = judge_repo(settings, pull_request=PullRequest(number=1, base_sha=base, head_sha=head, body=body))
+    gate = ledger.gate("criteria")
+    assert gate is not None
+    return gate
+
+
+def test_a_plan_item_is_proven_by_a_test_or_the_file_it_names_and_a_manual_one_is_unverifiable(repo: Repo) -> None:
+    gate = plan_facts(repo, PLAN_BODY, {"docs/discounts.md": "# Discounts\n"})
+    assert (gate.verdict, gate.headline) == (
+        GateVerdict.PASS,
+        "2 of 3 acceptance criteria proven by passing tests (1 left to a reviewer)",
+    )
+    assert gate.details == (
+        "green: [SHOP-1#1] a discount code lowers the total: 1 test passed",
+        "green: [SHOP-1#2] the guide explains discounts (file: `docs/discounts.md`): the file docs/discounts.md"
+        " exists at head",
+        "unverifiable: [SHOP-1#3] the copy reads well (manual): marked (manual): a reviewer's judgment, not blocking",
+        "parked (Later): refunds of discounted orders",
+    )
+
+
+def test_a_named_file_missing_at_head_fails_its_criterion(repo: Repo) -> None:
+    gate = plan_facts(repo, PLAN_BODY, {})
+    assert gate.verdict is GateVerdict.FAIL
+    assert (
+        "red: [SHOP-1#2] the guide explains discounts (file: `docs/discounts.md`):"
+        " the file docs/discounts.md it names is not at head"
+    ) in gate.details
+
+
+def test_an_acceptance_criterion_parked_under_later_means_the_plan_is_not_complete(repo: Repo) -> None:
+    body = PLAN_BODY + "- [ ] the copy reads well (manual)\n"
+    gate = plan_facts(repo, body, {"docs/discounts.md": "# Discounts\n"})
+    assert (gate.verdict, gate.headline) == (
+        GateVerdict.FAIL,
+        "the plan is not complete: an acceptance criterion is parked under Later: the copy reads well (manual)",
+    )
+
+
+def test_a_plan_of_manual_items_only_is_unverifiable_and_does_not_block(repo: Repo) -> None:
+    gate = plan_facts(repo, "## Acceptance criteria\n- [ ] it feels fast (manual)\n", {}, tag="")
+    assert gate.verdict is GateVerdict.UNVERIFIABLE
+    assert gate.headline == "1 acceptance criterion, each marked (manual): a reviewer's judgment"

@@ -100,6 +100,32 @@ def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
     return tuple(found)
 
 
+_LATER = frozenset({"later", "parked"})
+
+
+def parked_items(body: str) -> tuple[str, ...]:
+    """The list items under a `Later` or `Parked` heading, up to the next heading of the same or a
+    higher level (the plan's parked work), as GitHub renders the body; a task box is dropped."""
+    if len(body) > MAX_BODY_CHARACTERS:
+        return ()
+    tokens = _MARKDOWN.parse(body)
+    level: int | None = None
+    found: list[str] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open":
+            heading_level = int(token.tag[1:])
+            if level is not None and heading_level <= level:
+                level = None
+            title = tokens[index + 1].content.strip().rstrip(":").strip().lower()
+            if level is None and title in _LATER:
+                level = heading_level
+        elif level is not None and token.type == "inline" and _opens_list_item(tokens, index):
+            first = token.content.split("\n", 1)[0]
+            item = _TASK.match(first)
+            found.append(item.group("text") if item else first.strip())
+    return tuple(found[:MAX_CRITERIA])
+
+
 def _opens_list_item(tokens: list[Token], index: int) -> bool:
     """Whether the inline token at `index` is the first paragraph of a list item."""
     return index >= 2 and tokens[index - 1].type == "paragraph_open" and tokens[index - 2].type == "list_item_open"

@@ -12,9 +12,17 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from pathlib import PurePosixPath
 from typing import Any
 
-from evidence_gate.criteria_source import Criterion, TagTally, TooManyCriteria, criteria_from_body, tagged_sources
+from evidence_gate.criteria_source import (
+    Criterion,
+    TagTally,
+    TooManyCriteria,
+    criteria_from_body,
+    parked_items,
+    tagged_sources,
+)
 from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
@@ -38,6 +46,7 @@ class CriterionStatus(StrEnum):
     RED = "red"
     MISSING = "missing"
     PARKED = "parked"  # the freeze could not prove it red: shown as parked, never as proven
+    UNVERIFIABLE = "unverifiable"  # marked `(manual)`: a reviewer's judgment, shown and never blocking
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,19 +99,39 @@ def regex_escaped(text: str) -> str:
     return _REGEX_SYNTAX.sub(lambda match: "\\" + match.group(), text)
 
 
+_MANUAL = re.compile(r"[(\[]manual[)\]]", re.IGNORECASE)
+_FILE = re.compile(r"\bfile:?\s*`(?P<path>[^`\s]+)`", re.IGNORECASE)
+
+
+def named_file(criterion: Criterion) -> str | None:
+    """The file a criterion names as its evidence (`file: \u0060docs/x.md\u0060`), when it names one."""
+    found = _FILE.search(criterion.text or "")
+    return found["path"] if found else None
+
+
 def from_reports(
     story: str,
     criteria: Sequence[Criterion],
     tagged: Mapping[str, TagTally],
     tagged_sources: Mapping[str, Sequence[str]],
+    files: Mapping[str, bool] | None = None,
 ) -> tuple[CriterionResult, ...]:
     """Judge each criterion by the tagged test cases of JUnit reports. `tagged_sources` maps a tag to
-    the places (`path:line`) in the test sources that carry it."""
+    the places (`path:line`) in the test sources that carry it. A criterion no test names is proven
+    by the file it names existing at head (`files`: path -> exists); one marked `(manual)` needs a
+    reviewer's judgment: unverifiable, never blocking."""
     results = []
     for criterion in criteria:
         tag = tag_of(story, criterion.number)
         tally = tagged.get(tag)
         status, reason = _judge(tally, tagged_sources.get(tag, ()))
+        path = named_file(criterion)
+        if status is CriterionStatus.MISSING and path is not None and files is not None:
+            exists = files.get(path, False)
+            status = CriterionStatus.GREEN if exists else CriterionStatus.RED
+            reason = f"the file {path} {'exists' if exists else 'it names is not'} at head"
+        elif status is CriterionStatus.MISSING and _MANUAL.search(criterion.text or ""):
+            status, reason = CriterionStatus.UNVERIFIABLE, "marked (manual): a reviewer's judgment, not blocking"
         tests = (*tally.unproven_names, *((name, "passed") for name in tally.passed_names)) if tally is not None else ()
         results.append(CriterionResult(criterion=criterion, tag=tag, status=status, reason=reason, tests=tests))
     return tuple(results)
@@ -156,6 +185,8 @@ class CriteriaFacts:
     tagged: Mapping[str, TagTally] = field(default_factory=dict)
     sources: Mapping[str, Sequence[str]] = field(default_factory=dict)
     parked: Mapping[str, str] = field(default_factory=dict)  # tag -> why the freeze record parks it
+    later: tuple[str, ...] = ()  # the body's items under a `Later` or `Parked` heading
+    files: Mapping[str, bool] = field(default_factory=dict)  # a file a criterion names -> whether it is at head
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,7 +270,21 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         tagged=facts.cases.tagged,
         sources=tagged_sources(story, criteria, effects.git, facts.classifier) if ready and story else {},
         parked=_parked(effects, facts.head) if ready else {},
+        later=parked_items(body) if body else (),
+        files=_named_files(effects, facts.head, criteria),
     )
+
+
+def _named_files(effects: Effects, head: str | None, criteria: Sequence[Criterion]) -> dict[str, bool]:
+    """Whether each file a criterion names is at head: a relative path inside the checkout only."""
+    found: dict[str, bool] = {}
+    for criterion in criteria:
+        path = named_file(criterion)
+        if path is None or path in found:
+            continue
+        inside = not PurePosixPath(path).is_absolute() and ".." not in PurePosixPath(path).parts
+        found[path] = bool(inside and effects.git and head and effects.git.file_at(head, PurePosixPath(path)))
+    return found
 
 
 def _parked(effects: Effects, head: str | None) -> dict[str, str]:
@@ -282,17 +327,31 @@ def judge_criteria(facts: CriteriaFacts) -> GateResult:
         replace(item, status=CriterionStatus.PARKED, reason=f"parked by the freeze: {facts.parked[item.tag]}")
         if item.tag in facts.parked
         else item
-        for item in from_reports(facts.story, criteria, facts.tagged, facts.sources)
+        for item in from_reports(facts.story, criteria, facts.tagged, facts.sources, facts.files)
     )
     green = sum(1 for item in results if item.status is CriterionStatus.GREEN)
-    return result(
-        GateVerdict.PASS if green == len(results) else GateVerdict.FAIL,
-        f"{green:,} of {listed} proven by passing tests",
-        tuple(
+    judged = sum(1 for item in results if item.status is not CriterionStatus.UNVERIFIABLE)
+    texts = {" ".join((item.criterion.text or "").lower().split()) for item in results}
+    deferred = [item for item in facts.later if " ".join(item.lower().split()) in texts]
+    details = (
+        *(
             f"{item.status}: {item.tag} {item.criterion.text or ''}: {item.reason}".replace("  ", " ")
             for item in results
         ),
-        CriteriaData(story=facts.story, criteria=results),
+        *(f"parked (Later): {item}" for item in facts.later),
+    )
+    data = CriteriaData(story=facts.story, criteria=results)
+    if deferred:
+        headline = f"the plan is not complete: an acceptance criterion is parked under Later: {deferred[0]}"
+        return result(GateVerdict.FAIL, headline, details, data)
+    if not judged:
+        return result(GateVerdict.UNVERIFIABLE, f"{listed}, each marked (manual): a reviewer's judgment", details, data)
+    return result(
+        GateVerdict.PASS if green == judged else GateVerdict.FAIL,
+        f"{green:,} of {listed} proven by passing tests"
+        + (f" ({len(results) - judged:,} left to a reviewer)" if judged < len(results) else ""),
+        details,
+        data,
     )
 
 
