@@ -110,8 +110,3 @@ def _present(program: str, cwd: Path, path: str) -> bool:
         candidate = Path(program) if program.startswith("/") else cwd / program
         return candidate.is_file() and os.access(candidate, os.X_OK)
     return shutil.which(program, path=path) is not None
-
-
-def run_environment(path: str) -> dict[str, str]:
-    """What a check's command runs with over the run's (token-free) environment."""
-    return {"PATH": path}
