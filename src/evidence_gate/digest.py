@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Ledger
 from evidence_gate.model import Counts
 from evidence_gate.quality.document import baseline_document, baseline_of, baseline_problem
-from evidence_gate.quality.record import Baseline, TestFigures
+from evidence_gate.quality.record import Baseline, SuiteFigures
 
 MARKER = "evidence-gate:digest"
 MAX_ENCODED = 48_000  # leaves room in a 65,535-byte check-run summary
@@ -71,7 +71,7 @@ def from_digest(digest: Digest) -> Baseline:
     test = (
         None
         if counts is None
-        else TestFigures(exit=None, passed=counts.passed, failed=counts.failed, skipped=counts.skipped)
+        else SuiteFigures(exit=None, passed=counts.passed, failed=counts.failed, skipped=counts.skipped)
     )
     found = digest.figures or Baseline()
     return replace(found, test=found.test or test, outcomes=digest.tests, names=digest.names)

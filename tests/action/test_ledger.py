@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.digest import decode, encode
+from evidence_gate.digest import decode, encode, from_digest
 from evidence_gate.errors import UsageError
 from evidence_gate.ledger import (
     Annotation,
@@ -29,6 +29,7 @@ from evidence_gate.ledger import (
 from evidence_gate.ledger import case_identity as identity_of
 from evidence_gate.ledger_document import from_document, read_ledger, to_document, write_ledger
 from evidence_gate.model import Counts
+from evidence_gate.quality.record import Baseline, QualityRecord, SuiteFigures, ToolFigures
 
 
 def gate(verdict: GateVerdict, gate_id: str = "evidence", note: str = "a.py") -> GateResult:
@@ -142,6 +143,42 @@ def test_the_digest_round_trips_through_a_check_run_summary() -> None:
     found = decode(f"## Evidence Gate\nsome summary\n{digest}\n")
     assert found is not None
     assert (found.counts, found.tests) == (original.counts, original.tests)
+
+
+def test_the_digest_carries_what_the_checks_measured_and_the_failed_checks_signatures() -> None:
+    """A later run's baseline (the Results table's baseline column, check 2's warnings) and history."""
+    measured = Baseline(
+        type_check=ToolFigures(exit=0, count=0),
+        lint=ToolFigures(exit=1, count=4),
+        test=SuiteFigures(exit=1, passed=2, failed=1, skipped=0),
+        coverage="81.25",
+        timestamp="2026-12-01T10:00:00Z",
+    )
+    record = QualityRecord(signatures={2: "0123456789ab", 3: "ba9876543210"}, measured=measured)
+    original = replace(
+        ledger(Verdict.BLOCKED, Counts(passed=2, failed=1, skipped=0), {"abcdef012345": "failed"}, ()), quality=record
+    )
+    digest = encode(original)
+    assert digest is not None
+    found = decode(digest)
+    assert found is not None
+    assert (found.figures, found.signatures) == (measured, {2: "0123456789ab", 3: "ba9876543210"})
+    baseline = from_digest(found)
+    assert (baseline.lint, baseline.test, baseline.outcomes) == (
+        measured.lint,
+        measured.test,
+        {"abcdef012345": "failed"},
+    )
+
+
+def test_a_digest_with_a_forged_signature_or_figures_is_no_baseline() -> None:
+    import base64
+    import gzip
+
+    for extra in ({"g": {"2": "not-a-hash"}}, {"g": {"12": "0123456789ab"}}, {"q": {"lint": {"exit": 0}}}):
+        document = {"c": [1, 0, 0], "t": "", "n": {}, **extra}
+        forged = base64.b64encode(gzip.compress(json.dumps(document).encode())).decode()
+        assert decode(f"<!-- evidence-gate:digest:v1:{forged} -->") is None, extra
 
 
 @pytest.mark.parametrize(

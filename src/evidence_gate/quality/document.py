@@ -19,7 +19,7 @@ from evidence_gate.quality.record import (
     Stage,
     Stagnation,
     State,
-    TestFigures,
+    SuiteFigures,
     ToolFigures,
     ToolRow,
     ToolStatus,
@@ -111,7 +111,7 @@ def _baseline(document: dict[str, Any]) -> Baseline:
         lint=_read_tool(document["lint"], "count"),
         test=None
         if test is None
-        else TestFigures(exit=test["exit"], passed=test["passed"], failed=test["failed"], skipped=test["skipped"]),
+        else SuiteFigures(exit=test["exit"], passed=test["passed"], failed=test["failed"], skipped=test["skipped"]),
         coverage=document["coverage"],
         timestamp=document["timestamp"],
     )
@@ -181,7 +181,7 @@ def baseline_of(document: dict[str, Any]) -> Baseline:
         lint=_read_tool(document["lint"], "warnings"),
         test=None
         if test is None
-        else TestFigures(exit=test["exit"], passed=test["passed"], failed=test["failed"], skipped=test["skipped"]),
+        else SuiteFigures(exit=test["exit"], passed=test["passed"], failed=test["failed"], skipped=test["skipped"]),
         coverage=None if coverage is None else coverage["percent"],
         timestamp=document["timestamp"],
         outcomes=dict(tests.get("outcomes", {})),

@@ -14,7 +14,7 @@ from evidence_gate.gates.lint import ID as LINT
 from evidence_gate.gates.tools import ToolData
 from evidence_gate.gates.type_check import ID as TYPE_CHECK
 from evidence_gate.ledger import GateResult
-from evidence_gate.quality.record import Baseline, TestFigures, ToolFigures
+from evidence_gate.quality.record import Baseline, SuiteFigures, ToolFigures
 
 
 def measured(facts: Facts, gates: Sequence[GateResult]) -> Baseline:
@@ -28,7 +28,7 @@ def measured(facts: Facts, gates: Sequence[GateResult]) -> Baseline:
         lint=_tool(by_id.get(LINT)),
         test=None
         if counts is None
-        else TestFigures(
+        else SuiteFigures(
             exit=next((code for code in codes if code != 0), codes[0] if codes else None),
             passed=counts.passed,
             failed=counts.failed,

@@ -59,7 +59,7 @@ def tool_figures(exit_code: int | None, count: int | None, counted: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TestFigures:
+class SuiteFigures:
     exit: int | None
     passed: int
     failed: int
@@ -76,7 +76,7 @@ class Baseline:
 
     type_check: ToolFigures | None = None
     lint: ToolFigures | None = None
-    test: TestFigures | None = None
+    test: SuiteFigures | None = None
     coverage: str | None = None  # percent, as the coverage gate shows it (rounded down, never overstated)
     timestamp: str = ""
     outcomes: dict[str, str] = field(default_factory=dict)  # test identity -> outcome, to tell which tests went
