@@ -124,7 +124,9 @@ def test_the_demo_prints_the_comment_and_writes_its_preview(cli: Callable[..., C
     result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
     assert result.code == 0, result.err
     comment = result.out
-    assert comment.startswith("<!-- evidence-gate:comment:evidence-gate -->\n### ❌ Evidence Gate: Blocked (pre-pr)\n")
+    first, history, title = comment.splitlines()[:3]
+    assert (first, title) == ("<!-- evidence-gate:comment:evidence-gate -->", "### ❌ Evidence Gate: Blocked (pre-pr)")
+    assert history.startswith("<!-- evidence-gate:history:evidence-gate:3:")  # the failed checks, for the next run
     assert "\n<!-- QG:VERDICT:BLOCKED -->\n" in comment
     assert "<!-- QG:CHECK:3:FAIL -->" in comment
     assert "<!-- QG:CHECK:6:FAIL -->" in comment
@@ -206,7 +208,8 @@ def test_the_preview_holds_no_html_but_the_templates_own() -> None:
     tags = {str(element.tag) for element in root.xpath("//*")}
     assert tags <= OURS | PAGE, tags - OURS - PAGE
     markers = [node.text for node in root.xpath("//comment()")]
-    assert all(marker.startswith((" QG:", " evidence-gate:comment:")) for marker in markers), markers
+    ours = (" QG:", " evidence-gate:comment:", " evidence-gate:history:")
+    assert all(marker.startswith(ours) for marker in markers), markers
     assert root.xpath("//title")[0].text == "<b>title</b>"
 
 
