@@ -190,3 +190,26 @@ def test_a_baseline_file_written_by_the_baseline_verb_is_what_quality_compares_w
     result = quality(repo, "--base", "HEAD~1", "--baseline", baseline_file)
     assert "| 2 | Linter | 0 warnings, exit 0 | 1 warning, exit 1 | FAIL |" in result.out
     assert f"**Compared with:** the baseline file {baseline_file}" in result.out.replace("\\", "")
+
+
+def test_in_a_pull_requests_run_the_configuration_is_the_base_commits(repo: Repo, tmp_path: Path) -> None:
+    """The pull request's own config file cannot swap the linter for a command that always passes."""
+    base = python_project(repo)
+    unused_import(repo, "os")
+    config = (repo.path / ".github" / "evidence-gate.yml").read_text()
+    head = repo.commit("quiet the linter", {".github/evidence-gate.yml": config + "lint-command: 'true'\n"})
+    event = tmp_path / "event.json"
+    pull = {"number": 7, "body": "", "base": {"sha": base}, "head": {"sha": head, "repo": {"full_name": "o/shop"}}}
+    event.write_text(json.dumps({"pull_request": pull}))
+    out = io.StringIO()
+    environ = {
+        **local_environment(),
+        "PATH": SYSTEM_PATH,
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_EVENT_PATH": str(event),
+        "GITHUB_REPOSITORY": "o/shop",
+    }
+    code = main(["quality", "--repo", str(repo.path)], out=out, environ=environ)
+    assert code == 1
+    assert "| 2. linter | DETECTED | ruff check . (the python stack) |" in out.getvalue()
+    assert report_checks(out.getvalue())[2] == "FAIL"

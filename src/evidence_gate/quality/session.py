@@ -22,7 +22,7 @@ from evidence_gate.pipeline import run_pipeline
 from evidence_gate.quality.capture import run_captured
 from evidence_gate.quality.document import read_baseline
 from evidence_gate.quality.record import Baseline, Stage, ToolRow, ToolStatus
-from evidence_gate.quality.stagnation import report_signatures
+from evidence_gate.quality.stagnation import RUNS, report_signatures
 from evidence_gate.quality.toolchain import find_tool
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
@@ -33,10 +33,11 @@ REPORT_NAME = re.compile(r"^gate-report-(?P<stage>[a-z-]+)-(?P<number>\d{3,})\.m
 
 
 @dataclass(frozen=True, kw_only=True)
-class TestRun:
+class OwnTestRun:
+    """Check 3's tool, and the log its run wrote (its exit code is the log's `EXIT_CODE=` line)."""
+
     row: ToolRow
     log: Path | None  # the captured output, for the summary parsers; None: not run
-    exit_code: int | None = None
 
 
 @contextlib.contextmanager
@@ -57,7 +58,7 @@ def at_revision(effects: Effects, rev: str | None) -> Iterator[Effects]:
         )
 
 
-def run_tests(settings: Settings, effects: Effects, table: AdapterTable, scratch: Path) -> TestRun:
+def run_tests(settings: Settings, effects: Effects, table: AdapterTable, scratch: Path) -> OwnTestRun:
     """Check 3's own run: the configured test command, else the stack's, under the capture protocol."""
     detection = detect(effects.top, table)
     match = detection.primary
@@ -75,12 +76,10 @@ def run_tests(settings: Settings, effects: Effects, table: AdapterTable, scratch
         justification=None,
     )
     if row.status is not ToolStatus.DETECTED or row.command is None:
-        return TestRun(row=row, log=None)
+        return OwnTestRun(row=row, log=None)
     log = scratch / "test-command.log"
-    captured = run_captured(
-        effects, row.command, effects.top / match.root, log, settings.command_timeout_seconds, {"PATH": path}
-    )
-    return TestRun(row=replace(row, reason=f"{row.reason}; run by quality"), log=log, exit_code=captured.exit_code)
+    run_captured(effects, row.command, effects.top / match.root, log, settings.command_timeout_seconds, {"PATH": path})
+    return OwnTestRun(row=replace(row, reason=f"{row.reason}; run by quality"), log=log)
 
 
 def judged(settings: Settings, inputs: RunInputs, effects: Effects, table: AdapterTable, *, own_tests: bool) -> Ledger:
@@ -141,8 +140,9 @@ def history(folder: Path, stage: Stage) -> tuple[tuple[dict[int, str], ...], str
             if name["stage"] == str(stage) and entry.is_file() and not entry.is_symlink():
                 found.append((int(name["number"]), entry))
     found.sort()
-    runs = tuple(report_signatures(path.read_text("utf-8", "replace")) for _, path in found)
-    note = f"{len(runs)} earlier {stage} reports in {folder}" if runs else f"no earlier {stage} report in {folder}"
+    # Only the last runs can make a stagnation: the older reports are counted, not read.
+    runs = tuple(report_signatures(path.read_text("utf-8", "replace")) for _, path in found[-(RUNS - 1) :])
+    note = f"{len(found)} earlier {stage} reports in {folder}" if found else f"no earlier {stage} report in {folder}"
     return runs, note, highest + 1
 
 

@@ -17,9 +17,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.base_config import base_config
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
 from evidence_gate.facts import RunInputs
+from evidence_gate.github.context import load_context
 from evidence_gate.ledger import Verdict
 from evidence_gate.ledger_document import to_document
 from evidence_gate.quality.record import Stage
@@ -71,7 +73,16 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         "gates-off": args.gates_off,
         "baseline": args.baseline_from or args.baseline,
     }
-    settings = resolve(effects.repo, flags, environ, args.config)
+    # In a pull request's run the configuration is the base commit's, as for `run`: the pull request
+    # cannot choose its own commands, scope or baseline.
+    context = load_context(environ)
+    settings = resolve(
+        effects.repo,
+        flags,
+        environ,
+        args.config,
+        base_config(effects, context.pull_request if context else None, args.base),
+    )
     adapters = table(args)
     inputs = RunInputs(table=adapters, secrets=run_secrets(environ, settings.github_token))
     found, note = baseline_for(settings, effects, adapters, user_file=args.baseline is not None)
