@@ -113,3 +113,28 @@ def test_a_gate_a_ledger_switches_off_that_this_jobs_settings_do_not_is_a_failur
     )
     assert criteria.verdict is GateVerdict.OFF
     assert checked.verdict is Verdict.BLOCKED
+
+
+def test_a_ledger_cannot_quiet_a_gate_with_a_verdict_that_gate_never_gives(tmp_path: Path) -> None:
+    """`info` and `unverifiable` say nothing to the verdict: a ledger made elsewhere may show them
+    only for the gates that give them (the smoke test, the plan's manual items)."""
+    gates = (
+        GateResult(id="evidence", title="Test evidence", verdict=GateVerdict.PASS, headline="2 tests passed"),
+        GateResult(id="lint", title="Linter", verdict=GateVerdict.INFO, headline="quiet"),
+        GateResult(id="type-check", title="Type checker", verdict=GateVerdict.UNVERIFIABLE, headline="quiet"),
+        GateResult(id="smoke", title="Smoke test", verdict=GateVerdict.INFO, headline="1 of 1 exited 0"),
+        GateResult(id="criteria", title="Acceptance criteria", verdict=GateVerdict.UNVERIFIABLE, headline="manual"),
+    )
+    made = replace(shard(GateVerdict.PASS), gates=gates, verdict=Verdict.PASS)
+    context = load_context({"GITHUB_REPOSITORY": "octo-org/shop", "GITHUB_SHA": "a" * 40})
+    assert context is not None
+    checked = checked_ledger(made, context, Settings(repo=tmp_path))
+    assert [gate.verdict for gate in checked.gates] == [
+        GateVerdict.PASS,
+        GateVerdict.FAIL,
+        GateVerdict.FAIL,
+        GateVerdict.INFO,
+        GateVerdict.UNVERIFIABLE,
+    ]
+    assert checked.gates[1].headline == "the ledger shows this gate as info, a verdict it never gives"
+    assert checked.verdict is Verdict.BLOCKED

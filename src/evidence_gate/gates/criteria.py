@@ -361,4 +361,5 @@ GATE: Gate[CriteriaFacts] = Gate(
     gather=gather,
     judge=judge,
     data=DataType(schema=DATA_SCHEMA, read=read_data),
+    silent=frozenset({GateVerdict.UNVERIFIABLE}),
 )

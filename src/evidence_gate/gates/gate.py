@@ -55,6 +55,9 @@ class Gate(Generic[F]):
     gather: Callable[[Facts, Settings, Effects, Earlier], F]
     judge: Callable[[F, Settings], GateResult]
     data: DataType | None = None
+    # The verdicts that say nothing (ledger.SILENT) this gate can give besides `off`: a ledger made
+    # elsewhere that shows another one for it is refused (github/publish.py).
+    silent: frozenset[GateVerdict] = frozenset()
 
     def result(self, facts: Facts, settings: Settings, effects: Effects, earlier: Earlier = NONE_EARLIER) -> GateResult:
         if self.id in settings.gates_off:

@@ -22,7 +22,7 @@ from evidence_gate.gates import (
     type_check,
 )
 from evidence_gate.gates.gate import DataType, Gate
-from evidence_gate.ledger import GateResult
+from evidence_gate.ledger import GateResult, GateVerdict
 
 # Judged in this order: coverage weighs by strength's verdicts, the ignore-comment audit reads the
 # gate-integrity inventory, and the smoke test runs after every other check.
@@ -47,6 +47,13 @@ def gate_data(gate_id: str) -> DataType | None:
     """The payload type of a gate this version runs; None for another id (a newer version's, or a
     ledger's own `ledger` gate)."""
     return next((gate.data for gate in GATES if gate.id == gate_id), None)
+
+
+def gives(gate_id: str, verdict: GateVerdict) -> bool:
+    """Whether this version's gate of that id can give a verdict that says nothing (`info`,
+    `unverifiable`); a gate of a newer version's id may."""
+    gate = next((gate for gate in GATES if gate.id == gate_id), None)
+    return gate is None or verdict in gate.silent
 
 
 def combine_shards(left: GateResult, right: GateResult) -> GateResult | None:

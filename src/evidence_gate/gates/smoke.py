@@ -87,5 +87,10 @@ def judge(data: ToolData, settings: Settings) -> GateResult:
 
 
 GATE: Gate[ToolData] = Gate(
-    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
+    id=ID,
+    title=TITLE,
+    gather=gather,
+    judge=judge,
+    data=DataType(schema=DATA_SCHEMA, read=read_data),
+    silent=frozenset({GateVerdict.INFO}),
 )

@@ -27,10 +27,11 @@ from github.Repository import Repository
 
 from evidence_gate.digest import Digest, decode, encode
 from evidence_gate.errors import UsageError
+from evidence_gate.gates.registry import gives
 from evidence_gate.github.client import GitHubDidNotAnswer
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
-from evidence_gate.ledger import Annotation, GateVerdict, Ledger, Verdict, overall_verdict
+from evidence_gate.ledger import Annotation, GateResult, GateVerdict, Ledger, Verdict, overall_verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.policy import conclusion
 from evidence_gate.quality.stagnation import comment_history
@@ -286,17 +287,20 @@ def checked_ledger(ledger: Ledger, context: GitHubContext, settings: Settings) -
 
 def _gates_off_here(ledger: Ledger, settings: Settings) -> Ledger:
     """A ledger made elsewhere does not decide its own gate settings: a gate it shows as off counts
-    as off only where this job's `gates-off` switches it off too; anywhere else it fails."""
-    gates = tuple(
-        replace(
-            gate,
-            verdict=GateVerdict.FAIL,
-            headline="the ledger shows this gate switched off, and this job's configuration does not switch it off",
-        )
-        if gate.verdict is GateVerdict.OFF and gate.id not in settings.gates_off
-        else gate
-        for gate in ledger.gates
-    )
+    as off only where this job's `gates-off` switches it off too; anywhere else it fails. Nor can it
+    quiet a gate: a verdict that says nothing (`info`, `unverifiable`) stands only for a gate that
+    gives it (the smoke test, the plan's manual items); for any other gate it fails."""
+
+    def trusted(gate: GateResult) -> GateResult:
+        if gate.verdict is GateVerdict.OFF and gate.id not in settings.gates_off:
+            why = "the ledger shows this gate switched off, and this job's configuration does not switch it off"
+            return replace(gate, verdict=GateVerdict.FAIL, headline=why)
+        if gate.verdict in (GateVerdict.INFO, GateVerdict.UNVERIFIABLE) and not gives(gate.id, gate.verdict):
+            why = f"the ledger shows this gate as {gate.verdict}, a verdict it never gives"
+            return replace(gate, verdict=GateVerdict.FAIL, headline=why)
+        return gate
+
+    gates = tuple(trusted(gate) for gate in ledger.gates)
     return replace(ledger, gates=gates, verdict=overall_verdict(gates, ledger.quality.stagnation is not None))
 
 
