@@ -199,7 +199,8 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
     pull_request = inputs.pull_request
     head_rev = settings.head or (pull_request.head_sha if pull_request else "HEAD")
     base_rev = settings.base or (pull_request.base_sha if pull_request else None)
-    head = git.resolve_commit(head_rev, "head") if git else None
+    # `worktree`: the change is the work tree's, uncommitted files included; the ledger names HEAD.
+    head = git.resolve_commit("HEAD" if head_rev == WORKTREE else head_rev, "head") if git else None
     base = git.resolve_commit(base_rev, "base") if git and base_rev else None
     classifier = PathClassifier(table=table, matches=detection.matches)
     reports = find_reports(effects.workspace, effects.top, settings.reports, settings.reports_may_leave)
@@ -208,7 +209,8 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
     collector = _CaseCollector(settings.story, effects.top)
     documents = tuple(read_source(path, [kind], reports.shown[path], collector) for path, kind in reports.documents)
     started, started_from = run_started(git, None)
-    change = collect_changes(git, base, head, classifier) if git and base and head else None
+    changed_head = WORKTREE if head_rev == WORKTREE else head
+    change = collect_changes(git, base, changed_head, classifier) if git and base and changed_head else None
     coverage = None
     if git and head and change is not None and reports.coverage:
         given = [

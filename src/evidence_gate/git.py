@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import EvidenceGateError, GitError, UnsafeRepository, UsageError
 from evidence_gate.patch import RawEntry, parse_raw
+from evidence_gate.workspace import Refused, open_regular
 
 WORKTREE = "worktree"
 
@@ -178,6 +179,19 @@ class Git:
         if self._run(["cat-file", "-t", blob]).stdout.strip() != b"blob":
             return None
         return self._run(["cat-file", "blob", blob]).stdout
+
+    def read_at(self, head: str, relative: str, cap: int) -> bytes | None:
+        """The first `cap` bytes of the file at `relative` in `head`, which may be `WORKTREE`: then
+        the work tree's file, refused when it is a symlink or not a regular file. None: no such
+        file, or a refused one."""
+        if head != WORKTREE:
+            content = self.file_at(head, PurePosixPath(relative))
+            return None if content is None else content[:cap]
+        try:
+            with open_regular(self.top / relative) as handle:
+                return handle.read(cap)
+        except Refused:
+            return None
 
     def files_in_at(self, commit: str, folder: PurePosixPath) -> tuple[str, ...]:
         """The names of the regular files directly in `folder` (to the top) at `commit`; symlinks,

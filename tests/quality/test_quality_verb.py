@@ -213,3 +213,14 @@ def test_in_a_pull_requests_run_the_configuration_is_the_base_commits(repo: Repo
     assert code == 1
     assert "| 2. linter | DETECTED | ruff check . (the python stack) |" in out.getvalue()
     assert report_checks(out.getvalue())[2] == "FAIL"
+
+
+def test_the_work_tree_as_head_checks_the_uncommitted_change(repo: Repo) -> None:
+    python_project(repo)
+    source = (repo.path / "shop" / "__init__.py").read_text()
+    docstring, rest = source.split("\n", 1)
+    repo.write({"shop/__init__.py": f"{docstring}\n\nimport os\n{rest}"})  # not committed
+    result = quality(repo, "--base", "HEAD", "--head", "worktree")
+    assert (result.code, report_checks(result.out)[2]) == (1, "FAIL"), result.out
+    assert "(with the work tree's changes)" in result.out
+    assert "**Diff:** 1 file changed, 2 insertions(+)" in result.out

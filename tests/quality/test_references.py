@@ -126,3 +126,19 @@ def test_a_truth_source_with_an_internal_dtd_is_unreadable_and_a_dangling_key_is
     gate = judge_repo(Settings(repo=repo.path, base="HEAD~1")).gate(ID)
     assert gate is not None and gate.verdict is GateVerdict.UNAVAILABLE
     assert any(detail.startswith("app/src/main/res/values-de/strings.xml: ") for detail in gate.details)
+
+
+def test_with_the_work_tree_as_head_the_uncommitted_truth_sources_are_read(repo: Repo) -> None:
+    repo.commit("base", dict(WEB_BASE))
+    repo.write(
+        {
+            "src/Home.jsx": WEB_ADDED.replace("{key}", "home.banner"),
+            "src/locales/en/translation.json": '{"home": {"title": "Hi", "cta": "Go", "banner": "Sale"}}\n',
+        }
+    )
+    gate = judge_repo(Settings(repo=repo.path, base="HEAD", head="worktree")).gate(ID)
+    assert gate is not None and gate.verdict is GateVerdict.PASS, gate
+    repo.write({"src/Home.jsx": WEB_ADDED.replace("{key}", "home.sidebar")})
+    gate = judge_repo(Settings(repo=repo.path, base="HEAD", head="worktree")).gate(ID)
+    assert gate is not None and gate.verdict is GateVerdict.FAIL
+    assert gate.details == ("src/Home.jsx:5: 'home.sidebar' is not defined in any truth source",)

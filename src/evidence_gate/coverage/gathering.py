@@ -7,18 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from evidence_gate.changes import PathClassifier
 from evidence_gate.coverage.collect import CoverageMap, CoverageReport, collect
 from evidence_gate.coverage.measure import changed_production_lines
 from evidence_gate.coverage.pairing import ContextTests, paired_tests, subject_patterns
 from evidence_gate.coverage.paths import PathMapper
-from evidence_gate.git import WORKTREE, Git
+from evidence_gate.git import Git
 from evidence_gate.model import Change, FileKind
-from evidence_gate.workspace import Refused, open_regular
 
 MAX_GO_MODULES = 500
+GO_MOD_BYTES = 64 * 1024  # of each go.mod: its module line is at the top
 _MODULE = re.compile(rb"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
 
 
@@ -55,16 +54,8 @@ def _go_modules(git: Git, head: str, files: Sequence[str]) -> dict[str, str]:
     """Each `go.mod`'s module path -> its directory ("" at the top)."""
     modules: dict[str, str] = {}
     for path in [path for path in files if path == "go.mod" or path.endswith("/go.mod")][:MAX_GO_MODULES]:
-        content = git.file_at(head, PurePosixPath(path)) if head != WORKTREE else _worktree_file(git, path)
+        content = git.read_at(head, path, GO_MOD_BYTES)
         found = _MODULE.search(content or b"")
         if found:
             modules[found[1].decode("utf-8", "replace")] = path.rpartition("/")[0]
     return modules
-
-
-def _worktree_file(git: Git, path: str) -> bytes | None:
-    try:
-        with open_regular(git.top / path) as handle:
-            return handle.read(64 * 1024)
-    except Refused:
-        return None

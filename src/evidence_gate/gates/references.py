@@ -13,7 +13,6 @@ not localised) has nothing to check against: not applicable too, saying so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import Any
 
 import pathspec
@@ -23,7 +22,7 @@ from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.ledger import Annotation, GateResult, GateVerdict
 from evidence_gate.model import FileKind
-from evidence_gate.quality.truth_sources import Unreadable, keys
+from evidence_gate.quality.truth_sources import MAX_SOURCE_BYTES, Unreadable, keys
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.table import Adapter, TruthSources
 from evidence_gate.wording import plural
@@ -161,7 +160,7 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         for path in files:
             if len(sources) >= MAX_SOURCES or not _within(path, root) or path in sources or not spec.match_file(path):
                 continue
-            content = git.file_at(head, PurePosixPath(path))
+            content = git.read_at(head, path, MAX_SOURCE_BYTES + 1)  # one past the cap: keys() refuses it
             if content is None:
                 continue
             try:
