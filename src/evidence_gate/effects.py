@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from evidence_gate.git import Git, open_repository
-from evidence_gate.quality.toolchain import own_environment, search_path
+from evidence_gate.quality.toolchain import VENV_DIRS, own_environment, search_path
 from evidence_gate.runner import CommandRun, run_command
 from evidence_gate.workspace import Workspace
 
@@ -46,10 +46,15 @@ class Effects:
     own_environment: Path | None = None  # evidence-gate's own virtualenv's scripts: never a project's tool
     project: Path | None = None  # where the project's virtualenv is, when `top` is a worktree of another revision
 
-    @property
+    @functools.cached_property
     def tools_path(self) -> str:
-        """The PATH the project's tools are found on and run with (see `quality/toolchain.py`)."""
-        return search_path(self.project or self.top, self.environ, self.own_environment)
+        """The PATH the project's tools are found on and run with (see `quality/toolchain.py`). A
+        virtualenv folder git tracks is the pull request's files, not an environment the job made:
+        a committed `.venv/bin/ruff` that prints "All checks passed!" is never the linter."""
+        root = self.project or self.top
+        git = self.git if self.project is None else open_repository(root, self.environ)
+        venvs = [name for name in VENV_DIRS if git is None or not git.tracks_any(name)]
+        return search_path(root, self.environ, self.own_environment, venvs)
 
     @property
     def top(self) -> Path:

@@ -213,6 +213,10 @@ class Git:
             output = self._run(["ls-tree", "-r", "-z", "--name-only", "--end-of-options", commit]).stdout
         return tuple(dict.fromkeys(os.fsdecode(name) for name in output.split(b"\0") if name))
 
+    def tracks_any(self, folder: str) -> bool:
+        """Whether git tracks `folder` (relative to the top) or anything below it."""
+        return bool(self._run(["ls-files", "-z", "--", folder]).stdout)
+
     def tracked(self, relatives: Iterable[Path]) -> set[Path]:
         """Which of `relatives` (to the top of the work tree) git tracks.
 

@@ -224,3 +224,19 @@ def test_the_work_tree_as_head_checks_the_uncommitted_change(repo: Repo) -> None
     assert (result.code, report_checks(result.out)[2]) == (1, "FAIL"), result.out
     assert "(with the work tree's changes)" in result.out
     assert "**Diff:** 1 file changed, 2 insertions(+)" in result.out
+
+
+def test_a_virtualenv_the_repository_commits_is_not_the_projects_tools(repo: Repo) -> None:
+    """A committed `.venv/bin/ruff` that always passes is the pull request's file, never its linter."""
+    python_project(repo, tools=("mypy",))
+    fake = repo.path / ".venv" / "bin" / "ruff"
+    fake.write_text('#!/bin/sh\necho "All checks passed!"\n')
+    fake.chmod(0o755)
+    repo.git("add", "--force", ".venv/bin/ruff")
+    unused_import(repo, "os")
+    result = quality(repo, "--base", "HEAD~1")
+    checks = report_checks(result.out)
+    assert (result.code, checks[1], checks[2]) == (1, "MISSING", "MISSING"), result.out
+    assert (
+        "| 2. linter | MISSING | ruff check . (\\`ruff\\` is not in the project's virtualenv or on PATH" in result.out
+    )

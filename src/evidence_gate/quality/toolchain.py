@@ -13,7 +13,7 @@ import re
 import shlex
 import shutil
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Change, FileKind
@@ -32,10 +32,10 @@ def own_environment() -> Path | None:
     return Path(sys.executable).parent
 
 
-def search_path(top: Path, environ: Mapping[str, str], own: Path | None) -> str:
-    """The PATH a check's command runs with: the project's virtualenvs first, then the caller's PATH
-    without evidence-gate's own environment (unless that environment is the project's)."""
-    project = [str(top / name / "bin") for name in VENV_DIRS if (top / name / "bin").is_dir()]
+def search_path(top: Path, environ: Mapping[str, str], own: Path | None, venvs: Sequence[str] = VENV_DIRS) -> str:
+    """The PATH a check's command runs with: the project's virtualenvs (of `venvs`) first, then the
+    caller's PATH without evidence-gate's own environment (unless that environment is the project's)."""
+    project = [str(top / name / "bin") for name in venvs if (top / name / "bin").is_dir()]
     caller = [entry for entry in environ.get("PATH", os.defpath).split(os.pathsep) if entry]
     if own is not None and not own.resolve().is_relative_to(top.resolve()):
         caller = [entry for entry in caller if Path(entry).resolve() != own.resolve()]
