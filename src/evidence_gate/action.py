@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TextIO
 
 from github import Github
@@ -23,9 +23,8 @@ from github import Github
 from evidence_gate import __version__, policy
 from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.console import error, mask_secrets, notice, warning
-from evidence_gate.documents import read_capped
 from evidence_gate.effects import Effects, effects_for
-from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
+from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.coverage import ID as COVERAGE
 from evidence_gate.gates.coverage import CoverageData
@@ -39,8 +38,8 @@ from evidence_gate.ledger import GateVerdict, Ledger
 from evidence_gate.ledger_document import ledger_json, read_ledger
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
-from evidence_gate.quality.document import MAX_BASELINE_BYTES, parse_baseline
 from evidence_gate.quality.record import Baseline
+from evidence_gate.quality.session import baseline_file
 from evidence_gate.render import (
     escape_markdown,
     render_job_summary,
@@ -96,7 +95,7 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
             baseline, note = read_baseline(client, context, settings.check_name)
             history, history_note = read_history(client, context, settings.check_name)
             pull = _labels_now(client, context, log)
-        given, source = baseline_file(settings, base, effects)
+        given, source = _baseline_file(settings, base, effects)
         inputs = RunInputs(
             pull_request=pull,
             baseline=baseline,
@@ -194,25 +193,17 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
     }
 
 
-def baseline_file(settings: Settings, base: BaseConfig | None, effects: Effects) -> tuple[Baseline | None, str | None]:
-    """The `baseline` file, as the base commit has it in a pull request (the pull request cannot
-    lower its own baseline), else the work tree's; None with why when it cannot be read (the checks
-    that compare then say there is no baseline, which is stricter, never looser). `base` (or no
-    setting) is the base commit's check run, read elsewhere."""
+def _baseline_file(settings: Settings, base: BaseConfig | None, effects: Effects) -> tuple[Baseline | None, str | None]:
+    """The `baseline` file (`quality.session.baseline_file`: in a pull request, as the base commit
+    has it); None with why when it cannot be read, so the checks that compare say there is no
+    baseline, which is stricter, never looser. `base` (or no setting) is the base commit's check
+    run, read elsewhere."""
     wanted = settings.baseline
     if not wanted or wanted == "base":
         return None, None
     try:
-        if base is not None:
-            data = base.read(PurePosixPath(wanted))
-            if data is None:
-                return None, f"no baseline: the base commit {base.commit[:12]} has no {wanted}"
-            return parse_baseline(data, wanted), f"the baseline file {wanted} at the base commit {base.commit[:12]}"
-        path = effects.workspace.check(effects.repo / wanted)
-        return parse_baseline(read_capped(path, MAX_BASELINE_BYTES, UsageError, "the baseline"), wanted), (
-            f"the baseline file {wanted}"
-        )
-    except (UsageError, Refused, OSError) as error:
+        return baseline_file(wanted, base, effects, user_file=False)
+    except (EvidenceGateError, OSError) as error:
         reason = error.one_line() if isinstance(error, EvidenceGateError) else str(error)
         return None, f"no baseline: {reason}"
 

@@ -5,6 +5,7 @@ job's steps wrote."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from tests.github_fake import FakeGitHub
 from tests.github_fake.state import OCTOCAT
 
 from ..conftest import Repo
-from .harness import CHECK, PR, REPO, Run, event, post_marked_comments, pull_request, run_pytest
+from .harness import CART, CHECK, PR, REPO, TESTS, Run, event, post_marked_comments, pull_request, run_pytest, seed
 
 ONE_FAILING = """\
 def test_total():
@@ -97,3 +98,39 @@ def test_without_its_log_the_type_checker_is_missing_and_blocks(
     assert run.ledger.verdict is Verdict.BLOCKED and run.code == 1
     (check_run,) = server.check_runs(head)
     assert check_run.name == CHECK and check_run.conclusion == "failure"
+
+
+def test_the_baseline_file_is_read_as_the_base_commit_has_it(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    """The pull request raises its own baseline to let a new warning through: the base's holds."""
+
+    def baseline(warnings: int) -> str:
+        lint = {"exit": 1 if warnings else 0, "warnings": warnings}
+        return json.dumps({"type_check": None, "lint": lint, "test": None, "coverage": None, "timestamp": ""})
+
+    base = repo.commit(
+        "base",
+        {"pyproject.toml": "[project]\nname = 'shop'\n", "shop/cart.py": CART, "docs/baseline.json": baseline(0)},
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit(
+        "room", {"shop/cart.py": "import os\n" + CART, "tests/test_cart.py": TESTS, "docs/baseline.json": baseline(5)}
+    )
+    seed(server, base, head)
+    run_pytest(repo)
+    (repo.path / "build" / "ruff.log").write_text("F401 [*] `os` imported but unused\nFound 1 error.\nEXIT_CODE=1\n")
+    run = action(
+        repo,
+        event(tmp_path, base, head),
+        head,
+        gates_off="type-check",
+        logs="lint: build/ruff.log",
+        baseline="docs/baseline.json",
+    )
+    gate = run.ledger.gate("lint")
+    assert gate is not None and (gate.verdict, gate.headline) == (
+        GateVerdict.FAIL,
+        "exit code 1: 1 warning (baseline 0, +1)",
+    )
+    assert run.ledger.quality.baseline_source == f"the baseline file docs/baseline.json at the base commit {base[:12]}"

@@ -240,3 +240,40 @@ def test_a_virtualenv_the_repository_commits_is_not_the_projects_tools(repo: Rep
     assert (
         "| 2. linter | MISSING | ruff check . (\\`ruff\\` is not in the project's virtualenv or on PATH" in result.out
     )
+
+
+def baseline_json(warnings: int) -> str:
+    lint = {"exit": 1 if warnings else 0, "warnings": warnings}
+    return json.dumps({"type_check": None, "lint": lint, "test": None, "coverage": None, "timestamp": ""})
+
+
+def test_in_a_pull_requests_run_the_baseline_file_is_the_base_commits(repo: Repo, tmp_path: Path) -> None:
+    """The pull request cannot raise its own baseline to let its new warnings through."""
+    python_project(repo)
+    config = (repo.path / ".github" / "evidence-gate.yml").read_text()
+    base = repo.commit(
+        "baseline",
+        {
+            "docs/baseline.json": baseline_json(0),
+            ".github/evidence-gate.yml": config + "baseline: docs/baseline.json\n",
+        },
+    )
+    unused_import(repo, "os")
+    head = repo.commit("more room", {"docs/baseline.json": baseline_json(5)})
+    assert (
+        "| 2 | Linter | 5 warnings, exit 1 | 1 warning, exit 1 | PASS |" in quality(repo, "--base", base).out
+    )  # no PR
+    event = tmp_path / "event.json"
+    pull = {"number": 7, "body": "", "base": {"sha": base}, "head": {"sha": head, "repo": {"full_name": "o/shop"}}}
+    event.write_text(json.dumps({"pull_request": pull}))
+    environ = {
+        **local_environment(),
+        "PATH": SYSTEM_PATH,
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_EVENT_PATH": str(event),
+        "GITHUB_REPOSITORY": "o/shop",
+    }
+    out = io.StringIO()
+    assert main(["quality", "--repo", str(repo.path)], out=out, environ=environ) == 1
+    assert "| 2 | Linter | 0 warnings, exit 0 | 1 warning, exit 1 | FAIL |" in out.getvalue()
+    assert f"the baseline file docs/baseline.json at the base commit {base[:12]}" in out.getvalue()

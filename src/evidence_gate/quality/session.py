@@ -11,7 +11,7 @@ import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from evidence_gate.effects import Effects, effects_for
 from evidence_gate.errors import UsageError
@@ -20,11 +20,11 @@ from evidence_gate.gates.registry import GATES
 from evidence_gate.ledger import Ledger
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.quality.capture import run_captured
-from evidence_gate.quality.document import read_baseline
+from evidence_gate.quality.document import parse_baseline, read_baseline
 from evidence_gate.quality.record import Baseline, Stage, ToolRow, ToolStatus
 from evidence_gate.quality.stagnation import RUNS, report_signatures
 from evidence_gate.quality.toolchain import find_tool
-from evidence_gate.settings import Settings
+from evidence_gate.settings import BaseConfig, Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import AdapterTable
 from evidence_gate.workspace import Workspace
@@ -104,11 +104,10 @@ def take_baseline(settings: Settings, effects: Effects, table: AdapterTable, rev
 
 
 def baseline_for(
-    settings: Settings, effects: Effects, table: AdapterTable, *, user_file: bool
+    settings: Settings, effects: Effects, table: AdapterTable, base: BaseConfig | None, *, user_file: bool
 ) -> tuple[Baseline | None, str]:
     """The baseline `settings.baseline` names, and where it came from: `base` runs the checks at the
-    base commit in a temporary worktree; anything else is a baseline file. A file named on the
-    command line is the user's; one the configuration names must lie in the repository."""
+    base commit in a temporary worktree; anything else is a baseline file (`baseline_file`)."""
     wanted = settings.baseline
     if wanted is None:
         return None, "no baseline was given (`--baseline F`, `--baseline-from base` or the `baseline` setting)"
@@ -117,9 +116,20 @@ def baseline_for(
             raise UsageError("baseline: `base` needs a base revision (--base)")
         commit = effects.checkout().resolve_commit(settings.base, "base")
         return take_baseline(settings, effects, table, commit), f"the checks run at the base {commit[:12]}"
-    path = Path(wanted) if user_file else effects.repo / wanted
-    if not user_file:
-        effects.workspace.check(path)
+    return baseline_file(wanted, base, effects, user_file=user_file)
+
+
+def baseline_file(wanted: str, base: BaseConfig | None, effects: Effects, *, user_file: bool) -> tuple[Baseline, str]:
+    """A baseline file and where it was read. One named on the command line is the user's. One the
+    settings name is read, in a pull request, as the base commit has it, so the pull request cannot
+    lower its own baseline; else from the work tree, which it must not leave. A file that cannot
+    be read is a UsageError saying why."""
+    if base is not None and not user_file:
+        data = base.read(PurePosixPath(wanted))
+        if data is None:
+            raise UsageError(f"baseline: the base commit {base.commit[:12]} has no {wanted}")
+        return parse_baseline(data, wanted), f"the baseline file {wanted} at the base commit {base.commit[:12]}"
+    path = Path(wanted) if user_file else effects.workspace.check(effects.repo / wanted)
     if not path.is_file():
         raise UsageError(f"baseline: {wanted}: no such file")
     found = read_baseline(path, wanted)

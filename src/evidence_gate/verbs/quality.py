@@ -76,16 +76,11 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     # In a pull request's run the configuration is the base commit's, as for `run`: the pull request
     # cannot choose its own commands, scope or baseline.
     context = load_context(environ)
-    settings = resolve(
-        effects.repo,
-        flags,
-        environ,
-        args.config,
-        base_config(effects, context.pull_request if context else None, args.base),
-    )
+    base = base_config(effects, context.pull_request if context else None, args.base)
+    settings = resolve(effects.repo, flags, environ, args.config, base)
     adapters = table(args)
     inputs = RunInputs(table=adapters, secrets=run_secrets(environ, settings.github_token))
-    found, note = baseline_for(settings, effects, adapters, user_file=args.baseline is not None)
+    found, note = baseline_for(settings, effects, adapters, base, user_file=args.baseline is not None)
     inputs = replace(inputs, quality_baseline=found, baseline_source=note)
     folder = Path(args.write_report) if args.write_report else None
     number = 1
