@@ -72,3 +72,11 @@ def test_smoke_commands_from_the_configuration_run_and_only_inform(repo: Repo, t
     assert marker.exists()
     assert body_commands("Smoke:\n- `rm -rf ~`\n") == ("rm -rf ~",)
     assert "not run: 1 command from the pull request's body (rm -rf ~)" in (gate.data.row.reason or "")  # type: ignore[union-attr]  # a ToolData
+
+
+def test_a_scope_glob_that_is_not_gitignore_syntax_is_unavailable_with_the_reason(repo: Repo) -> None:
+    base, head = changed(repo)
+    settings = Settings(repo=repo.path, base=base, head=head)
+    gate = judge_repo(settings, pull_request=pull("Scope:\n- shop/\n- !\n", base, head)).gate("scope")
+    assert gate is not None and gate.verdict is GateVerdict.UNAVAILABLE
+    assert gate.headline.startswith("the pull request's `Scope:` list holds a glob that is not .gitignore syntax (")

@@ -13,6 +13,7 @@ from typing import Any
 import pathspec
 
 from evidence_gate.body_lists import label_line, listed_under
+from evidence_gate.documents import clipped
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
@@ -72,6 +73,7 @@ def read_data(document: Any) -> ScopeData:
 class ScopeFacts:
     data: ScopeData | None
     reason: str = ""  # why there is nothing to judge
+    bad: bool = False  # the declared scope cannot be read: unavailable, never a pass
 
 
 def body_scope(body: str) -> tuple[str, ...]:
@@ -92,7 +94,10 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
             data=None,
             reason="no scope declared: no `scope` in the configuration, no `Scope:` list in the pull request's body",
         )
-    spec = pathspec.GitIgnoreSpec.from_lines(globs)
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(globs)
+    except ValueError as error:  # pathspec's pattern error: `!` alone, a trailing `\\`
+        return ScopeFacts(data=None, reason=f"{source} holds a glob that is not .gitignore syntax ({error})", bad=True)
     outside = [changed.path for changed in facts.change.files if not spec.match_file(changed.path)]
     return ScopeFacts(
         data=ScopeData(
@@ -108,7 +113,8 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
 def judge(facts: ScopeFacts, settings: Settings) -> GateResult:
     data = facts.data
     if data is None:
-        return GateResult(id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=facts.reason)
+        verdict = GateVerdict.UNAVAILABLE if facts.bad else GateVerdict.NOT_APPLICABLE
+        return GateResult(id=ID, title=TITLE, verdict=verdict, headline=clipped(facts.reason))
     if data.outside_total:
         headline = f"{plural(data.outside_total, 'changed file')} outside {data.source}"
         return GateResult(
