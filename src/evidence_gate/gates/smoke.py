@@ -49,7 +49,7 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         reason=note or "smoke",
     )
     if "smoke" in settings.logs:
-        return read_logs(SPEC, row, settings.logs["smoke"], row.command, effects)
+        return read_logs(SPEC, row, settings.logs["smoke"], effects)
     if not effects.runs_tests:
         reason = (
             "not run: the action's container does not run the project's commands; give the log of a step"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -159,10 +159,15 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
     path = effects.tools_path
     log = settings.logs.get(spec.log_key)
     justification = unchanged_sources(facts.change)
+    if log and justification is None:  # a step ran the tool: its command is the configured or the stack's
+        found = ToolRow(
+            check=spec.check, tool=spec.tool, status=ToolStatus.DETECTED, command=configured or adapter_command
+        )
+        return read_logs(spec, found, log, effects)
     row = find_tool(
         check=spec.check,
         tool=spec.tool,
-        configured=configured or (f"(the log {log})" if log else None),
+        configured=configured,
         config_key=spec.config_key,
         adapter_command=adapter_command,
         stack=facts.adapter.id,
@@ -172,8 +177,6 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
     )
     if row.status is not ToolStatus.DETECTED:
         return ToolData(row=row, runs=())
-    if log:
-        return read_logs(spec, row, log, configured or adapter_command, effects)
     if not effects.runs_tests:
         missing = (
             "the action's container does not run the project's tools: run"
@@ -192,8 +195,9 @@ def run_tool(command: str, cwd: Path, path: str, settings: Settings, effects: Ef
         return _run(captured)
 
 
-def read_logs(spec: ToolSpec, row: ToolRow, glob: str, command: str | None, effects: Effects) -> ToolData:
-    """The logs a job's steps wrote for this check, each read under the capture protocol."""
+def read_logs(spec: ToolSpec, row: ToolRow, glob: str, effects: Effects) -> ToolData:
+    """The logs a job's steps wrote for this check, each read under the capture protocol; `row`
+    names the command they ran, when it is known."""
     try:
         files = effects.workspace.glob(glob, effects.top)
         checked = [(effects.workspace.check(file), effects.workspace.shown(file)) for file in files]
@@ -201,11 +205,10 @@ def read_logs(spec: ToolSpec, row: ToolRow, glob: str, command: str | None, effe
         return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {refusal.one_line()}"), runs=())
     if not checked:
         return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {glob} matched no file"), runs=())
-    shown_row = ToolRow(
-        check=row.check, tool=row.tool, status=row.status, command=command, reason=f"the log {glob} (`logs`)"
-    )
+    command = row.command
     return ToolData(
-        row=shown_row, runs=tuple(_run(read_captured(file, command or shown, shown)) for file, shown in checked)
+        row=replace(row, reason=f"the log {glob} (`logs`)"),
+        runs=tuple(_run(read_captured(file, command or shown, shown)) for file, shown in checked),
     )
 
 
