@@ -6,7 +6,7 @@ from __future__ import annotations
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.cargo_test import CargoTestParser
-from evidence_gate.summary.read import clean_line
+from evidence_gate.summary.terminal import clean_line
 
 
 def read(text: str) -> Reading | None:

@@ -8,7 +8,8 @@ from pathlib import Path
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.pytest import PytestParser
-from evidence_gate.summary.read import clean_line, read_lines
+from evidence_gate.summary.read import read_lines
+from evidence_gate.summary.terminal import clean_line
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.model import Counts, SummaryStatus
-from evidence_gate.summary.read import MAX_EARLIER_DRAWINGS, combine, numbered_lines, read_lines, read_source
+from evidence_gate.summary.read import combine, numbered_lines, read_lines, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
+from evidence_gate.summary.terminal import MAX_EARLIER_DRAWINGS
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
 

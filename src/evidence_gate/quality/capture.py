@@ -18,7 +18,8 @@ from evidence_gate.effects import Effects
 from evidence_gate.quality.diagnostics import is_diagnostic, is_summary
 from evidence_gate.stacks.commands import CAPTURE
 from evidence_gate.summary.excerpt import excerpt
-from evidence_gate.summary.read import clean_line, numbered_lines
+from evidence_gate.summary.read import numbered_lines
+from evidence_gate.summary.terminal import clean_line
 
 # The protocol's own marker and the older `[evidence-gate] exit code N` (adapters.yaml, `exit_marker`).
 EXIT_MARKER = re.compile(r"(?:^\[evidence-gate\] exit code |EXIT_CODE=)(?P<code>-?\d+)\s*$")
