@@ -42,14 +42,50 @@ class Reading:
     failed_tests: tuple[str, ...] = ()
 
 
-class LineParser(ABC):
-    """A parser for a runner's console output. Subclasses set `name` and `trusts`.
+# Every character `\s` and `str.strip()` take for white space: the first character of a line that a
+# parser reads after `\s*` or `lstrip()` can be any of them.
+WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680"
+    + "".join(map(chr, range(0x2000, 0x200B)))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
 
-    `trusts` documents, for users and reviewers, which closing lines the counts come from.
+
+@dataclass(frozen=True, kw_only=True)
+class LineFilter:
+    """The lines a parser can learn anything from; every other line, fed to it, would change nothing.
+
+    The log reader feeds a parser only these lines (see `line_scan`), so that the bulk of a large log
+    (a test's output, a passing test's line a parser does not count) never reaches Python code. A
+    line is the parser's when its first character is one of `starts` ("\n" for a blank line) and,
+    when `pattern` is set, that regular expression (ASCII only) matches from the line's start
+    (`$` is the line's end); or when it holds one of `holds` anywhere. What a parser needs beyond
+    that, whatever the line (the line after a header, every line of an open block), it asks for with
+    `LineParser.wants_every_line`.
+    """
+
+    starts: str
+    pattern: str | None = None
+    holds: tuple[str, ...] = ()
+
+
+class LineParser(ABC):
+    """A parser for a runner's console output. Subclasses set `name` and `trusts`, and `reads`.
+
+    `trusts` documents, for users and reviewers, which closing lines the counts come from. `reads`
+    says which lines it needs (None: every line, which makes every log it is a candidate for slow to
+    read).
     """
 
     name: ClassVar[str]
     trusts: ClassVar[str]
+    reads: ClassVar[LineFilter | None] = None
+
+    @property
+    def wants_every_line(self) -> bool:
+        """Whether the next line must reach the parser whatever it is (its `reads` aside), now: after a
+        header whose next line completes it, inside a block it reads whole."""
+        return False
 
     @abstractmethod
     def feed(self, line: str) -> None:

@@ -18,13 +18,13 @@ log unparsed: a sum that leaves a run out would be a guess.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Counts, TestSummary
 from evidence_gate.summary.base import CaseResult, Reading, failed_names
 from evidence_gate.summary.encoding import decoded_head, detect_encoding, is_wide, text_reader, wide_name
+from evidence_gate.summary.line_scan import feed_log, raw_lines
 from evidence_gate.summary.registry import (
     ALL_PARSERS,
     DOCUMENT_PARSERS,
@@ -33,80 +33,17 @@ from evidence_gate.summary.registry import (
     document_parser,
     line_parser,
 )
+from evidence_gate.summary.terminal import line_drawings
 from evidence_gate.workspace import Refused, open_resolved
 
 HEAD_BYTES = 64 * 1024
 UNRECOGNISED = "no parser recognised this output"
-MAX_LINE_CHARS = 1024 * 1024
-
-# CSI sequences (colours, cursor moves, private modes such as ?2026h), OSC sequences (titles,
-# hyperlinks), escapes with intermediate bytes (ESC ( B, which libtest writes after every coloured
-# word), and the two-character escapes.
-_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]+[0-~]|[@-Z\\-_])")
-
-# Words any runner (or shell) prints where a line tells of a failure, a crash or an exit status,
-# in lower case: a drawing erased by a later one is kept when it holds one of them.
-_FAILURE_WORDS = ("fail", "error", "not ok", "exit", "panic", "bail out", "abort", "crash", "killed", "timed out")
-_FAILURE_SIGNS = ("✖", "✕", "✗", "\u00d7")  # the last: multiplication sign
-_FAILURE_PATTERN = re.compile("|".join(map(re.escape, _FAILURE_WORDS + _FAILURE_SIGNS)), re.IGNORECASE)
-MAX_EARLIER_DRAWINGS = 256
 
 # Runners whose console output other parsers also read: those readings are of the same run.
 _ALSO_READ_BY: dict[str, frozenset[str]] = {
     "node-test": frozenset({"tap"}),  # node's tap reporter, the default when piped
     "pytest": frozenset({"unittest"}),  # a unittest run inside a test's captured output
 }
-
-
-def clean_line(raw: str) -> str:
-    """A raw line without its line ending and terminal colours (carriage returns inside it are kept)."""
-    return _ANSI.sub("", raw.rstrip("\n").rstrip("\r"))
-
-
-def line_drawings(raw: str) -> list[str]:
-    """A log line as a person saw it, colours removed; for a line redrawn with carriage returns
-    (progress bars, spinners, a closing line drawn over another), its last drawing after every
-    earlier drawing that holds a failure word or sign (`_FAILURE_WORDS`), each once; `[""]` when blank.
-
-    A drawing erased by a later one was a passing state (a progress bar's step) unless it told of a
-    failure: that is the evidence an erasure can hide (`=== 1 failed ===` drawn over by
-    `=== 1 passed ===`), so those drawings reach the parsers and the marker scan, which judge them as
-    lines of their own. The rest are left out, so a log of redraws costs what its last drawings cost.
-    A line with more than `MAX_EARLIER_DRAWINGS` such drawings keeps the first and last half of them."""
-    line = clean_line(raw)
-    if "\r" not in line:
-        return [line]
-    last, last_start, stop = "", 0, len(line)
-    while True:
-        start = line.rfind("\r", 0, stop) + 1
-        if line[start:stop].strip():
-            last, last_start = line[start:stop], start
-            break
-        if not start:
-            return [""]  # every drawing blank
-        stop = start - 1
-    earlier = line[:last_start].lower()  # a quick test first: most redraws are progress bars
-    if not any(word in earlier for word in _FAILURE_WORDS + _FAILURE_SIGNS):
-        return [last]
-    first: dict[str, None] = {}
-    later: dict[str, None] = {}  # the last ones, oldest first
-    seen_start = -1
-    for match in _FAILURE_PATTERN.finditer(line, 0, last_start):
-        start = line.rfind("\r", 0, match.start()) + 1
-        if start == seen_start:
-            continue
-        seen_start = start
-        end = line.find("\r", match.end())
-        drawing = line[start : end if end != -1 else len(line)]
-        if drawing in first or drawing in later or drawing == last:
-            continue
-        if len(first) < MAX_EARLIER_DRAWINGS // 2:
-            first[drawing] = None
-            continue
-        later[drawing] = None
-        if len(later) > MAX_EARLIER_DRAWINGS // 2:
-            del later[next(iter(later))]
-    return [*first, *later, last]
 
 
 def unreadable_reason(head: bytes, encoding: str | None = None) -> str | None:
@@ -127,10 +64,7 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
     with open_resolved(path) as handle:
         encoding = detect_encoding(handle.read(HEAD_BYTES))
         handle.seek(0)
-        text = text_reader(handle, encoding)
-        number = 0
-        while piece := text.readline(MAX_LINE_CHARS):
-            number += 1
+        for number, piece in enumerate(raw_lines(text_reader(handle, encoding)), start=1):
             for drawing in line_drawings(piece):
                 yield number, drawing
 
@@ -184,9 +118,8 @@ def _read_document(name: str, path: Path, encoding: str, on_case: Callable[[Case
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
     """Every candidate parser's reading of one pass over the log, merged as the module says."""
     parsers = [line_parser(name) for name in names]
-    for _, line in numbered_lines(path):
-        for parser in parsers:
-            parser.feed(line)
+    with open_resolved(path) as handle:
+        feed_log(handle, detect_encoding(handle.read(HEAD_BYTES)), parsers)
     readings = {reading.parser: reading for reading in (parser.finish() for parser in parsers) if reading is not None}
     for runner, others in _ALSO_READ_BY.items():
         own = readings.get(runner)

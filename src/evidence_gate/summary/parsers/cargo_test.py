@@ -31,7 +31,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, clip
+from evidence_gate.summary.base import ZERO, FailedNames, LineFilter, LineParser, Reading, clip
 
 _RESULT = re.compile(
     r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured(?:; \d+ filtered out)?"
@@ -55,6 +55,10 @@ class CargoTestParser(LineParser):
         "every test binary's `test result:` line (or libtest JSON `suite` ok/failed event), added up; "
         "a `could not compile` error makes the run unparsed"
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="trf{-se ",
+        pattern=r'test |running |\{ "type": |---- |failures:$|successes:$|error|     Running |   Doc-tests ',
+    )
 
     def __init__(self) -> None:
         self._total = ZERO
@@ -69,6 +73,10 @@ class CargoTestParser(LineParser):
         self._died = 0
         self._failed_names = FailedNames()
         self._in_failures = False  # the `---- <name> stdout ----` sections under `failures:`, not `successes:`
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._locating  # the line after the first compiler error may hold its location
 
     def feed(self, line: str) -> None:
         if self._locating:

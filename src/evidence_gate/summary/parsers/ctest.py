@@ -25,7 +25,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
+from evidence_gate.summary.base import WHITESPACE, ZERO, LineFilter, LineParser, Reading, clip
 
 _SUMMARY = re.compile(r"^(\d+)% tests passed, (\d+) tests? failed out of (\d+)$")
 _DID_NOT_RUN = "The following tests did not run:"
@@ -47,6 +47,15 @@ class CtestParser(LineParser):
         "entries of `The following tests did not run:`; a configure or build failure, or a test executable "
         "never built, makes the run unparsed"
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="0123456789TNUC-gmn" + WHITESPACE,
+        pattern=(
+            r"[0-9]+% tests passed, |The following tests did not run:$|Test project |No tests were found|"
+            r"Unable to find executable: |-- Configuring incomplete|CMake Generate step failed|(?:g|mingw32-)?make|"
+            r"ninja: |\s*[0-9]+/[0-9]+ Test"
+        ),
+        holds=("rror",),
+    )
 
     def __init__(self) -> None:
         self._total = ZERO  # as ctest's closing lines say: skipped-by-code tests are in `passed`
@@ -60,6 +69,10 @@ class CtestParser(LineParser):
         self._first_error = ""
         self._not_built = 0  # tests ctest found no executable for
         self._first_not_built = ""
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._listing  # each line of the did-not-run list, and the one that ends it
 
     def feed(self, line: str) -> None:
         if self._listing:

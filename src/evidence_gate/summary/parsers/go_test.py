@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, clip
+from evidence_gate.summary.base import WHITESPACE, ZERO, FailedNames, LineFilter, LineParser, Reading, clip
 
 # `ok  \t<pkg>\t0.01s`, `FAIL\t<pkg>\t0.01s`, `?   \t<pkg>\t[no test files]`, `FAIL\t<pkg> [build failed]`.
 _PACKAGE_PREFIXES = ("ok  \t", "FAIL\t", "?   \t")
@@ -61,6 +61,11 @@ class GoBuildFailures:
         elif self._header is not None and line.strip():
             self._error, self._header = (self._header, clip(line)), None
 
+    @property
+    def awaits_error(self) -> bool:
+        """Whether the next non-blank line is the first error under a `# <pkg>` header."""
+        return self._header is not None
+
     def failed(self, package: str, kind: str) -> None:
         self.count += 1
         if not self.first:
@@ -89,6 +94,10 @@ class GoTestParser(LineParser):
         "`ok`/`FAIL` line; plain `go test` only when every package line says no test ran; a package that "
         "failed to build makes the run unparsed"
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="oF?#={" + WHITESPACE + "-",
+        pattern=r'ok  \t|FAIL\t|\?   \t|# |=== RUN |\s*--- (?:PASS|FAIL|SKIP): |\{"',
+    )
 
     def __init__(self) -> None:
         self._total = ZERO
@@ -100,6 +109,10 @@ class GoTestParser(LineParser):
         self._failing_listed = 0  # plain mode: `--- FAIL` lines
         self._failed_names = FailedNames()
         self._build_failures = GoBuildFailures()
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._build_failures.awaits_error  # the first error line under a `# <pkg>` header
 
     def feed(self, line: str) -> None:
         self._build_failures.feed(line)

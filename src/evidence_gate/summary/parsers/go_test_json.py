@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, name_key
+from evidence_gate.summary.base import ZERO, FailedNames, LineFilter, LineParser, Reading, name_key
 from evidence_gate.summary.parsers.go_test import BUILD_FAILED, GoBuildFailures
 
 _ACTION = re.compile(r'"Action"\s*:\s*"([a-z-]+)"')
@@ -56,6 +56,7 @@ class GoTestJsonParser(LineParser):
         "(a package that failed without a failing test is one error; one that failed to build makes the "
         "run unparsed)"
     )
+    reads: ClassVar[LineFilter] = LineFilter(starts="{F#", pattern=r"\{|FAIL\t|# ")
 
     def __init__(self) -> None:
         self._counts = ZERO
@@ -65,6 +66,10 @@ class GoTestJsonParser(LineParser):
         self._build_failures = GoBuildFailures()
         self._build_fail_events = 0
         self._failed_names = FailedNames()
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._build_failures.awaits_error  # the first error line under a `# <pkg>` header
 
     def feed(self, line: str) -> None:
         if line.startswith("{"):

@@ -25,7 +25,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, RunTotals
 
 _COUNT = re.compile(r"^(?P<completed>\d+) tests? completed, (?P<failed>\d+) failed(?:, (?P<skipped>\d+) skipped)?$")
 _BUILD = re.compile(r"^BUILD (?P<result>SUCCESSFUL|FAILED)(?: in \S.*)?$")
@@ -52,6 +52,10 @@ class GradleParser(LineParser):
     trusts: ClassVar[str] = (
         "The count line Gradle prints for a test task with failures ('8 tests completed, 3 failed, 2 skipped'), "
         "added up over tasks; a build whose test tasks all say NO-SOURCE as zero tests."
+    )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="0123456789:>BE",
+        pattern=r"[0-9]+ (?:tests? completed, |actionable tasks?: )|[:>]|BUILD |Execution failed for task ",
     )
 
     def __init__(self) -> None:

@@ -32,7 +32,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, RunTotals, clip
+from evidence_gate.summary.base import WHITESPACE, ZERO, FailedNames, LineFilter, LineParser, Reading, RunTotals, clip
 
 _SUITES = re.compile(
     r"^Test Suites: (?:(?P<failed>\d+) failed, )?(?:\d+ skipped, )?(?:\d+ passed, )?(?:\d+ of )?\d+ total$"
@@ -60,6 +60,14 @@ class JestParser(LineParser):
         "The summary block's 'Test Suites:' and 'Tests:' lines, added up over runs; on a terminal, the last "
         "block of each run. A suite that failed to run makes the reading unparsed."
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="TRSDF " + WHITESPACE,
+        pattern=(
+            r"Test Suites: |Test run was interrupted\.|Ran all test suites|\s*FAIL |  ● |Summary of all failing tests|"
+            r"Determining test suites to run"
+        ),
+        holds=(_SUITE_FAILED_TO_RUN, "No tests found"),
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals("jest runs")
@@ -75,6 +83,11 @@ class JestParser(LineParser):
         self._pending: Counts | None = None  # an interactive run's latest block, until the run ends
         self._pending_extra = 0
         self._failed_names = FailedNames()
+
+    @property
+    def wants_every_line(self) -> bool:
+        # The line after `Test Suites:`, and the first non-blank line after a suite that failed to run.
+        return self._failed_suites is not None or self._error_pending
 
     def feed(self, line: str) -> None:
         if self._error_pending and line.strip():

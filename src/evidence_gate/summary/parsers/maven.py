@@ -29,7 +29,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading
+from evidence_gate.summary.base import WHITESPACE, ZERO, LineFilter, LineParser, Reading
 
 # Maven's level prefix; Surefire before 2.19 printed its lines without one.
 _LEVEL = re.compile(r"^\[(?:INFO|WARNING|ERROR)\] ?")
@@ -50,6 +50,9 @@ class MavenParser(LineParser):
     trusts: ClassVar[str] = (
         "Surefire's per-module total after 'Results:' ('Tests run: 8, Failures: 2, Errors: 1, Skipped: 2'), "
         "added up over modules, and 'No tests to run.'; never the per-class lines."
+    )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="[TR" + WHITESPACE, pattern=r"\[(?:INFO|WARNING|ERROR)\]|Tests run: |Results ?:|\s*T E S T S"
     )
 
     def __init__(self) -> None:

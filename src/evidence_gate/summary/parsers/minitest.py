@@ -27,7 +27,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import LineParser, Reading, RunTotals
+from evidence_gate.summary.base import LineFilter, LineParser, Reading, RunTotals
 
 _CLOSING = re.compile(
     r"^(?P<runs>\d+) (?:runs?|tests?), \d+ assertions?, (?P<failures>\d+) failures?, "
@@ -50,6 +50,11 @@ class MinitestParser(LineParser):
     trusts: ClassVar[str] = (
         "Each run's closing line ('8 runs, 6 assertions, 2 failures, 1 errors, 2 skips'; minitest-reporters "
         "print 'tests' for 'runs'), added up over runs."
+    )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="0123456789#",
+        pattern=r"[0-9]+ (?:runs?|tests?), |#",
+        holds=(_INTERRUPTED, ":in "),
     )
 
     def __init__(self) -> None:

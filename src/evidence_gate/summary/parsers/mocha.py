@@ -23,7 +23,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import WHITESPACE, ZERO, LineFilter, LineParser, Reading, RunTotals
 
 # mocha formats the duration with the `ms` package: 10ms, 2s, 1m, 1h.
 _PASSING = re.compile(r"^  (?P<count>\d+) passing \(\d+(?:\.\d+)?(?:ms|s|m|h|d)\)$")
@@ -41,11 +41,18 @@ class MochaParser(LineParser):
         "The epilogue lines '  N passing (T)', '  N pending', '  N failing' (the last two right after it), "
         "added up over runs."
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="E" + WHITESPACE, pattern=r"  [0-9]|\s*Exception during run: |Error: No test files found"
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals("mocha runs")
         self._epilogue: str | None = None  # "passing" or "pending": the epilogue line just read
         self._unread: str | None = None
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._epilogue is not None  # the pending and failing lines right after the passing one
 
     def feed(self, line: str) -> None:
         epilogue, self._epilogue = self._epilogue, None

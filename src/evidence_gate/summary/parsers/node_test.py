@@ -31,7 +31,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, RunTotals
 from evidence_gate.summary.parsers.tap import TapParser
 
 # The summary lines in node's order; `suites` is absent before Node 18.15/20.
@@ -58,6 +58,12 @@ class NodeTestParser(LineParser):
         "(U+2139 for spec), added up over summaries; passing test files without tests (Node 20) left out; "
         "a test file's own TAP (tape) counted for it."
     )
+    # Its own lines, and those of a test file's TAP that spec passes through verbatim (`TapParser.reads`).
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="✔✖﹣▶\u2139 \t#onB1TFRDN[",
+        pattern=r"[ \t]\s*(?:ok |not ok |# Subtest:|✔ |✖ |﹣ )|[✔✖﹣▶\u2139#TFRDN\[]|ok|not ok|1|Bail out!",
+        holds=(" ..",),
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals("node test summaries")
@@ -73,6 +79,11 @@ class NodeTestParser(LineParser):
         self._file_tap_for = ZERO  # node's own counts of those files
         self._files_with_tap = 0
         self._unread: str | None = None
+
+    @property
+    def wants_every_line(self) -> bool:
+        dots_undecided = self._dots is not False and not self._dot_list  # is the log the dot reporter's?
+        return dots_undecided or self._spec_output.wants_every_line
 
     def feed(self, line: str) -> None:
         self._dot_reporter(line)

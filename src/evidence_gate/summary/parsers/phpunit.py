@@ -35,7 +35,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, RunTotals
 
 _BANNER = re.compile(r"^PHPUnit (?P<major>\d+)\.\d+\S* by Sebastian Bergmann and contributors\.$")
 _OK = re.compile(r"^OK \((?P<tests>\d+) tests?, \d+ assertions?\)$")
@@ -68,6 +68,14 @@ class PhpunitParser(LineParser):
         "PHPUnit's closing lines ('OK (5 tests, 5 assertions)', 'No tests executed!', or a 'FAILURES!'/'ERRORS!'/"
         "'WARNINGS!'/'OK, but ...' line followed by 'Tests: N, Assertions: N, ...'), added up over runs."
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="OFEWDNP#",
+        pattern=(
+            r"OK|FAILURES!$|ERRORS!$|WARNINGS!$|DEPRECATIONS!$|NOTICES!$|No tests executed!$|PHPUnit |#[0-9]|"
+            r"Next PHPUnit"
+        ),
+        holds=(" error: ",),
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals("PHPUnit runs")
@@ -78,6 +86,10 @@ class PhpunitParser(LineParser):
         self._fatal: str | None = None
         self._fatal_is_phpunit = False
         self._unread: str | None = None
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._header is not None  # the counts line right after a header
 
     def feed(self, line: str) -> None:
         header, self._header = self._header, None

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, RunTotals
+from evidence_gate.summary.base import ZERO, FailedNames, LineFilter, LineParser, Reading, RunTotals
 
 _HEADER = re.compile(r"^=+ test session starts =+$")
 # `=== <body> in 0.03s ===`; past a minute pytest adds the clock time: `in 75.20s (0:01:15)`.
@@ -216,6 +216,11 @@ class PytestParser(LineParser):
         "The closing line of each session ('=== 2 failed, 3 passed, 1 error in 0.03s ===', bare with -q), "
         "last in its session, each test counted once (teardown errors, subtests), added up over sessions."
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="=0123456789n!_FES([",
+        pattern=r"=[^\n]*=$|[0-9n][a-z0-9 ,]* in [0-9]|!|_+ ERROR |FAILED |ERROR |SUBFAIL|[(\[][^\n]* SUBFAIL",
+        holds=(".py ",),  # a test file's progress line (`test_a.py ..F`), which a closing line may not follow
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals("pytest sessions")
@@ -224,6 +229,13 @@ class PytestParser(LineParser):
         self._stopped: str | None = None
         self._unread: str | None = None
         self._failed_names = FailedNames()
+
+    @property
+    def wants_every_line(self) -> bool:
+        session = self._session
+        # Whatever follows an unfinished progress line, and every line after a session's closing line
+        # (pytest prints nothing of the session there, so any rule or progress line unseats it).
+        return session.open_progress or (session.closing is not None and not session.after_closing)
 
     def feed(self, line: str) -> None:
         if not line:

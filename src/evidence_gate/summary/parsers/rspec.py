@@ -28,7 +28,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import LineParser, Reading, RunTotals
+from evidence_gate.summary.base import LineFilter, LineParser, Reading, RunTotals
 
 # RSpec 3's wording; minitest's `Finished in 0.002041s, ...` and other runners' lines do not match.
 _FINISHED = re.compile(r"^Finished in \d.* seconds? \(files took \d.* seconds? to load\)$")
@@ -47,12 +47,17 @@ class RspecParser(LineParser):
         "The line right after each run's 'Finished in ...' ('9 examples, 3 failures, 4 pending, "
         "1 error occurred outside of examples'), added up over runs."
     )
+    reads: ClassVar[LineFilter] = LineFilter(starts="F", pattern="Finished in ", holds=(_INTERRUPTED,))
 
     def __init__(self) -> None:
         self._runs = RunTotals("RSpec runs")
         self._after_finished = False
         self._interrupted = False
         self._unread: str | None = None
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._after_finished  # the summary line right after `Finished in`
 
     def feed(self, line: str) -> None:
         if self._after_finished:

@@ -32,7 +32,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, clip
+from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, clip
 
 _TEST = re.compile(r"^(not )?ok(?=\s|$)\s*(\d+)?(.*)$")
 _DIRECTIVE = re.compile(r"(?<!\\)#\s*(skip|todo\b)", re.IGNORECASE)
@@ -67,6 +67,11 @@ class TapParser(LineParser):
         "TAP `ok`/`not ok` lines with their SKIP/TODO directives, checked against each stream's plan; "
         "prove's `Files=N, Tests=T` only as a cross-check (and alone only when T is 0); a bail-out makes the "
         "run unparsed"
+    )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="onB1TFRDN[ ",
+        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[TFRDN\[]",
+        holds=(" ..",),  # prove's `t/file.t .. ` lines
     )
 
     def __init__(self) -> None:
@@ -111,6 +116,10 @@ class TapParser(LineParser):
             self._total = self._total + _FAILED
             self._errors += 1
         self._new_stream()
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._yaml_indent is not None  # inside a YAML block, and the line that ends it
 
     def feed(self, line: str) -> None:
         if line[:1] not in _MAY_START and " .." not in line:

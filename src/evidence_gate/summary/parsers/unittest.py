@@ -24,7 +24,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import LineParser, Reading, RunTotals
+from evidence_gate.summary.base import LineFilter, LineParser, Reading, RunTotals
 
 _RAN = re.compile(r"^Ran (?P<ran>\d+) tests? in \d+(?:\.\d+)?s$")
 _STATUS = re.compile(r"^(?P<status>OK|FAILED|NO TESTS RAN)(?: \((?P<infos>[a-z =0-9,]+)\))?$")
@@ -56,6 +56,7 @@ class UnittestParser(LineParser):
         "Each run's 'Ran N tests in Xs' line and the status line after it ('OK', 'FAILED (failures=1, ...)', "
         "'NO TESTS RAN'), added up over runs."
     )
+    reads: ClassVar[LineFilter] = LineFilter(starts="RFE", pattern=r"Ran |FAIL: |ERROR: ")
 
     def __init__(self) -> None:
         self._runs = RunTotals("unittest runs")
@@ -66,6 +67,10 @@ class UnittestParser(LineParser):
         self._failed_tests: set[str] = set()  # tests failing outside any subtest
         self._overflow = False
         self._unread: str | None = None
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._ran is not None  # the status line after `Ran N tests`, past blank lines
 
     def feed(self, line: str) -> None:
         if self._ran is not None:

@@ -33,7 +33,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineParser, Reading, RunTotals, clip
+from evidence_gate.summary.base import ZERO, FailedNames, LineFilter, LineParser, Reading, RunTotals, clip
 
 _RUN = re.compile(r"^ RUN  v\d+\.\d+")
 _FILES = re.compile(r"^ *Test Files  (?:(?P<failed>\d+) failed(?: \| |(?= \()))?.*\(\d+\)$")
@@ -59,6 +59,11 @@ class VitestParser(LineParser):
         "count as failed), the last one per run, added up over runs; a test file that failed to load makes "
         "the reading unparsed."
     )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts=" N",
+        pattern=r" RUN  | FAIL  |No test files found",
+        holds=("Test Files  ", "Failed Suites", "(0 test"),
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals("vitest runs")
@@ -72,6 +77,11 @@ class VitestParser(LineParser):
         self._unloaded = ""  # this run's first test file that collected no test, then its first error line
         self._error_pending = False  # the next non-empty line is the error of that file
         self._failed_names = FailedNames()
+
+    @property
+    def wants_every_line(self) -> bool:
+        # The line after `Test Files`, the block's lines after `Tests`, and the error of a file that did not load.
+        return self._failed_files is not None or self._in_block or self._error_pending
 
     def feed(self, line: str) -> None:
         if self._error_pending and line.strip():

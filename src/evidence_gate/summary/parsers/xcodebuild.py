@@ -32,7 +32,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineParser, Reading, clip, name_key
+from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, clip, name_key
 
 _SUITE = re.compile(r"^Test Suite '(.+)' (started|passed|failed) at ")
 _ROOTS = ("All tests", "Selected tests")
@@ -78,6 +78,11 @@ class XcodebuildParser(LineParser):
         "the outermost XCTest suite's `Executed N tests, with K tests skipped` line per test process, with "
         "`Test Case ... failed` lines for failed tests; parallel `Test case ... on` lines; Swift Testing's "
         "`Test run with N tests` line with its per-test failed/skipped/known-issue lines"
+    )
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="TR",
+        pattern=r"Test |Restarting after unexpected exit",
+        holds=("Executed ", "Test ", "Expected failure in ", "FAILED", "SUCCEEDED", "build failed", "error: "),
     )
 
     def __init__(self) -> None:
