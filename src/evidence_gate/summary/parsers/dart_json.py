@@ -38,6 +38,7 @@ from evidence_gate.summary.json_stream import Malformed
 from evidence_gate.workspace import Refused, open_resolved
 
 _START = re.compile(rb'\A\{[^\n]*"protocolVersion"\s*:[^\n]*"type"\s*:\s*"start"')
+_UTF8_BOM = b"\xef\xbb\xbf"
 _MAX_LINE_BYTES = 16 * 1024 * 1024
 _MAX_RUNNING = 100_000
 _MAX_SUITES = 100_000
@@ -73,7 +74,7 @@ class _Scan:
     notes: list[str] = field(default_factory=list)
 
     def line(self, raw: bytes, number: int) -> None:
-        stripped = raw.strip()
+        stripped = raw.removeprefix(_UTF8_BOM).strip() if number == 1 else raw.strip()
         event: object = None
         if stripped.startswith(b"{"):
             try:
@@ -212,7 +213,7 @@ class DartJsonParser(DocumentParser):
     )
 
     def recognises(self, head: bytes) -> bool:
-        return _START.match(head.lstrip(b"\xef\xbb\xbf \t\r\n")) is not None
+        return _START.match(head.removeprefix(_UTF8_BOM).lstrip()) is not None
 
     def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
         scan = _Scan(on_case=on_case)
