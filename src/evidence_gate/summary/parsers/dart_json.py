@@ -37,7 +37,9 @@ from evidence_gate.summary.base import CaseResult, DocumentParser, Reading, clip
 from evidence_gate.summary.json_stream import Malformed
 from evidence_gate.workspace import Refused, open_resolved
 
-_START = re.compile(rb'\A\{[^\n]*"protocolVersion"\s*:[^\n]*"type"\s*:\s*"start"')
+# The first line is the `start` event: an object holding `"protocolVersion"` and `"type": "start"`.
+_PROTOCOL = re.compile(rb'"protocolVersion"\s*:')
+_START_TYPE = re.compile(rb'"type"\s*:\s*"start"')
 _UTF8_BOM = b"\xef\xbb\xbf"
 _MAX_LINE_BYTES = 16 * 1024 * 1024
 _MAX_RUNNING = 100_000
@@ -213,7 +215,8 @@ class DartJsonParser(DocumentParser):
     )
 
     def recognises(self, head: bytes) -> bool:
-        return _START.match(head.removeprefix(_UTF8_BOM).lstrip()) is not None
+        first = head.removeprefix(_UTF8_BOM).lstrip().partition(b"\n")[0]
+        return first.startswith(b"{") and bool(_PROTOCOL.search(first)) and bool(_START_TYPE.search(first))
 
     def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
         scan = _Scan(on_case=on_case)

@@ -137,6 +137,7 @@ class _Scan:
         elif path == ("testResults",) or path[-1] == "assertionResults":
             if value is not ARRAY:
                 raise Malformed(f"`{path[-1]}` is not an array")
+            self.saw_results = self.saw_results or len(path) == 1
         elif len(path) == 1:
             self._top(path[0], value)
         elif path == _FILE:
@@ -228,7 +229,6 @@ class _Scan:
             self.on_case(case)
 
     def _close_file(self) -> None:
-        self.saw_results = True
         file = self.file
         name = clip(file.name) if file.name else "(a test file without a name)"
         failed_file = file.status == "failed" or file.exec_error
@@ -249,8 +249,8 @@ class _Scan:
             self.notes.append(note)
 
     def reading(self) -> Reading:
-        if not self.saw_results and "numTotalTests" not in self.declared:
-            raise Malformed("no `testResults` and no `numTotalTests`: not a jest --json report")
+        if not self.saw_results:
+            raise Malformed("no `testResults`: not a jest --json report, or one without its tests")
         if self.interrupted:
             raise Malformed('jest says `"wasInterrupted": true`: the run stopped before every test file ran')
         self._cross_check()

@@ -152,9 +152,7 @@ class _Scan:
             )
         for key, number in (("passes", passed), ("pending", skipped), ("failures", failed)):
             if key in self.declared and self.declared[key] != number:
-                self._note(
-                    f"`stats.{key}` is {self.declared[key]} but the report lists {number}; the lists were counted"
-                )
+                self._note(f"`stats.{key}` is {self.declared[key]} but the report lists {number}; the list was counted")
         if "tests" in self.declared and self.declared["tests"] != self.listed["tests"]:
             self._note(f"`stats.tests` is {self.declared['tests']} but `tests` lists {self.listed['tests']}")
         unlisted = max(0, self.declared.get("failures", 0) - failed)

@@ -169,7 +169,7 @@ class _Scan:
         for key, number in seen.items():
             if key in declared and declared[key] != number:
                 self._note(
-                    f"`summary.{key}` is {declared[key]} but the report lists {number}; the examples were counted"
+                    f"`summary.{key}` is {declared[key]} but the examples show {number}; the examples were counted"
                 )
         unlisted = max(0, declared.get("failure_count", 0) - failed)
         if unlisted:
