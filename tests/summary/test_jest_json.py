@@ -166,7 +166,9 @@ def test_a_huge_number_written_as_an_exponent_is_not_a_count(tmp_path: Path) -> 
 
 def test_recognises_jest_and_not_a_lookalike() -> None:
     assert PARSER.recognises((FIXTURES / "success.json").read_bytes()[:65536])
-    assert PARSER.recognises(b'\xef\xbb\xbf  {"numTotalTestSuites": 1, "numTotalTests": 2')
+    assert PARSER.recognises(b'\xef\xbb\xbf  {"numFailedTestSuites": 1, "numTotalTests": 2')
+    # vitest's json reporter: the same keys, other meanings (its suites include describe blocks)
+    assert not PARSER.recognises(b'{"numTotalTestSuites":2,"numPassedTestSuites":0,"numTotalTests":5')
     assert not PARSER.recognises(b'{"results": {"numTotalTests": 2}, "numFailedTests": 0}')
     assert not PARSER.recognises(b'{"numbers": 1, "numTotalTests": 2}')
     assert not PARSER.recognises(b'{"numFailedTests": 0}')  # no numTotalTests in the head

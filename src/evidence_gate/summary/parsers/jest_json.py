@@ -50,7 +50,10 @@ from evidence_gate.summary.json_stream import (
 )
 from evidence_gate.workspace import Refused
 
-_START = re.compile(rb'\A\s*\{\s*"num[A-Za-z]*Test(?:s|Suites)"\s*:')
+# jest writes its totals first, in this order. vitest's json reporter writes a look-alike that opens
+# with `numTotalTestSuites`, counts describe blocks as suites and does not mark `test.fails`: read as
+# jest's, it would be miscounted, so it is not recognised.
+_START = re.compile(rb'\A\s*\{\s*"numFailedTestSuites"\s*:')
 _SEPARATOR = " \u203a "  # how jest's console joins describe blocks and a title
 _SKIPPED = frozenset({"pending", "skipped", "disabled", "todo"})
 _HELD_CASES = 10_000
