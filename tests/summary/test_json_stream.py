@@ -208,3 +208,16 @@ def test_a_large_jest_report_is_read_in_bounded_memory(tmp_path: Path) -> None:
     assert max(named) < 300  # clipped
     assert path.stat().st_size > 20_000_000
     assert peak < 4 * 1024 * 1024, peak
+
+
+def test_the_action_sorts_each_json_report_as_a_document_of_its_format(tmp_path: Path) -> None:
+    for parser in JSON_PARSERS:
+        for report in (STACK_LOGS / parser).glob("*.json"):
+            if report.name != "expected.json":
+                (tmp_path / f"{parser}-{report.name}").write_bytes(report.read_bytes())
+    found = find_reports(Workspace.at(tmp_path), tmp_path, ["*.json"], may_leave=False)
+    assert found.logs == ()
+    assert found.coverage == ()
+    assert {path.name: kind for path, kind in found.documents} == {
+        path.name: path.name.split("-json-")[0] + "-json" for path in tmp_path.iterdir()
+    }

@@ -87,7 +87,7 @@ class _Scan:
             if stripped:
                 self.other_lines += 1
                 if self.first_other is None:
-                    self.first_other = f"line {number}: {clip(stripped.decode('utf-8', 'replace'), 80)}"
+                    self.first_other = f"line {number}: {clip(stripped[:400].decode('utf-8', 'replace'), 80)}"
             return
         kind = event.get("type")
         if kind == "start":

@@ -98,7 +98,7 @@ class _Scan:
         elif path == ("messages", ITEM):
             message = text(value)
             if self.first_message is None and message and message.strip():
-                self.first_message = " ".join(message.split())
+                self.first_message = clip(" ".join(message[:2_000].split()))
         elif path == ("examples",):
             if value is not ARRAY:
                 raise Malformed("`examples` is not an array")
