@@ -21,6 +21,9 @@ win, except in the one direction that would hide a failure: when the totals decl
 tests (`numFailedTests`) or failed files (`numFailedTestSuites`) than the entries show, the
 difference is added as failed tests, and `"success": false` with nothing failed counts one.
 
+`jest --json` without `--outputFile` writes the report to stdout; captured together with stderr
+(`2>&1`) it is a console log, not this report, and is read as one.
+
 The report is streamed (see `json_stream`): a file of any size costs one test's fields at a time,
 plus the names of at most `_HELD_CASES` tests of the current file, which the file's path (written
 after its tests) completes before they are handed to `on_case`.

@@ -15,7 +15,10 @@ lists win, except that `stats.failures` beyond the listed failures counts as tha
 tests (a failure the totals declare is never dropped).
 
 Mocha writes no report at all when a spec file fails to load (its console says why): a missing
-report is the caller's to notice. The report is streamed (see `json_stream`), one entry at a time.
+report is the caller's to notice. Without `output=FILE` the report goes to stdout, where whatever
+the tests print lands too: such a mix is not JSON, is not recognised, and is read as a console log.
+
+The report is streamed (see `json_stream`), one entry at a time.
 """
 
 from __future__ import annotations
