@@ -25,6 +25,7 @@
 #                                removes it on exit (trap ... EXIT; a script may set its own trap after)
 #   fresh_dir DIR...             mkdir -p each DIR and delete its *.log and *.xml (other files such as
 #                                README.md and expected.json are kept)
+#   fresh_json DIR...            mkdir -p each DIR and delete its *.json but expected.json
 #   capture FILE CMD...          CMD's stdout+stderr, as piped, into FILE; stdin is inherited
 #   capture_tty FILE "CMD"       the shell command CMD under a pseudo-terminal (script -q -e -c,
 #                                TERM=xterm-256color, stdin from /dev/null), its output into FILE;
@@ -82,6 +83,16 @@ fresh_dir() {
   for dir in "$@"; do
     mkdir -p "$dir"
     rm -f "$dir"/*.log "$dir"/*.xml
+  done
+}
+
+fresh_json() {
+  local dir file
+  for dir in "$@"; do
+    mkdir -p "$dir"
+    for file in "$dir"/*.json; do
+      if [ -f "$file" ] && [ "$(basename "$file")" != expected.json ]; then rm -f "$file"; fi
+    done
   done
 }
 

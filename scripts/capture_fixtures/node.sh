@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Regenerate the JavaScript runner fixtures from real runs:
 #   tests/fixtures/stack-logs/jest/       (jest + jest-junit)
+#   tests/fixtures/stack-logs/jest-json/  (jest --json --outputFile)
 #   tests/fixtures/stack-logs/vitest/     (vitest, default and junit reporters)
 #   tests/fixtures/stack-logs/mocha/      (mocha spec, tap and xunit reporters)
+#   tests/fixtures/stack-logs/mocha-json/ (mocha's json reporter)
 #   tests/fixtures/stack-logs/node-test/  (node --test, built-in reporters)
 # The npm packages are installed into a throwaway project under /tmp; the suites
 # are written below and run there, and the raw output is copied into the fixture
@@ -55,6 +57,12 @@ echo "== npm install in $proj"
   "jest@$JEST_VERSION" "jest-junit@$JEST_JUNIT_VERSION" "mocha@$MOCHA_VERSION" \
   "vite@$VITE_VERSION" "vitest@$VITEST_VERSION")
 bin="$proj/node_modules/.bin"
+
+# keep_json REPORT DEST: a JSON report, with the throwaway project's folder written as
+# /build/runner-fixtures (the JSON reporters write absolute paths; the rest is as the runner wrote it).
+keep_json() {
+  sed "s#$proj#/build/runner-fixtures#g" "$1" >"$2"
+}
 cases="success failure zero-tests all-skipped mixed load-error"
 
 # ===================================================================== jest
@@ -186,6 +194,15 @@ for c in $cases; do
   unset JEST_JUNIT_OUTPUT_DIR JEST_JUNIT_OUTPUT_NAME
 done
 run_piped "$dest/zero-tests.pass-with-no-tests.log" "$s/zero-tests" "$bin/jest" --passWithNoTests
+# jest --json: the report jest writes itself; the console run beside it is not kept.
+dest_json="$stack_logs/jest-json"
+fresh_json "$dest_json"
+for c in $cases; do
+  run_piped "$s/$c/json-console.log" "$s/$c" "$bin/jest" --json --outputFile=report.json
+  if [ -f "$s/$c/report.json" ]; then keep_json "$s/$c/report.json" "$dest_json/$c.json"; fi
+done
+run_piped "$s/zero-tests/json-console.log" "$s/zero-tests" "$bin/jest" --json --outputFile=report.json --passWithNoTests
+keep_json "$s/zero-tests/report.json" "$dest_json/zero-tests.pass-with-no-tests.json"
 # missing-module: the only suite requires a module that does not exist, so no test runs at all.
 mkdir -p "$s/missing-module"
 printf "module.exports = { cacheDirectory: '<rootDir>/.jest-cache' };\n" >"$s/missing-module/jest.config.js"
@@ -198,6 +215,8 @@ test('adds', () => {
 EOF
 run_piped "$dest/missing-module.log" "$s/missing-module" "$bin/jest"
 run_tty "$dest/missing-module.tty.log" "$s/missing-module" "$bin/jest"
+run_piped "$s/missing-module/json-console.log" "$s/missing-module" "$bin/jest" --json --outputFile=report.json
+keep_json "$s/missing-module/report.json" "$dest_json/missing-module.json"
 
 # =================================================================== vitest
 s="$proj/vitest"
@@ -495,6 +514,14 @@ for c in $cases; do
   if [ -f "$s/$c/report.xml" ]; then cp "$s/$c/report.xml" "$dest/$c.junit.xml"; fi
 done
 run_piped "$dest/zero-tests.no-files.log" "$s/no-files" "$bin/mocha"
+# mocha --reporter json: with output=FILE the report goes to the file, the console keeps the rest
+# (a file that fails to load is reported there, and the json reporter then writes nothing).
+dest_json="$stack_logs/mocha-json"
+fresh_json "$dest_json"
+for c in $cases; do
+  run_piped "$s/$c/json-console.log" "$s/$c" "$bin/mocha" --reporter json --reporter-option output=report.json
+  if [ -f "$s/$c/report.json" ]; then keep_json "$s/$c/report.json" "$dest_json/$c.json"; fi
+done
 
 # ================================================================ node-test
 # Outside the npm project: node --test needs no packages.
@@ -636,4 +663,4 @@ for c in $cases; do
 done
 run_piped "$dest/zero-tests.no-files.log" "$s/no-files" node --test
 
-echo "== done: fixtures written to tests/fixtures/stack-logs/{jest,vitest,mocha,node-test}"
+echo "== done: fixtures written to tests/fixtures/stack-logs/{jest,jest-json,vitest,mocha,mocha-json,node-test}"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Capture real RSpec and Minitest output into tests/fixtures/stack-logs/{rspec,minitest}/.
+# Capture real RSpec and Minitest output into tests/fixtures/stack-logs/{rspec,minitest}/, and
+# RSpec's JSON formatter's reports into tests/fixtures/stack-logs/rspec-json/.
 # Installs Debian's Ruby test runners, writes small throwaway suites under /tmp, runs them.
 # Rerunning regenerates every *.log / *.xml fixture (README.md and expected.json are kept).
 set -euo pipefail
@@ -7,6 +8,7 @@ set -euo pipefail
 
 rspec_out="$stack_logs/rspec"
 mt_out="$stack_logs/minitest"
+rspec_json_out="$stack_logs/rspec-json"
 
 apt_install quiet \
   ruby ruby-rspec ruby-rspec-junit-formatter ruby-minitest ruby-minitest-reporters rake \
@@ -19,6 +21,7 @@ make_work capture-ruby
 cd "$work"
 
 fresh_dir "$rspec_out" "$mt_out"
+fresh_json "$rspec_json_out"
 
 # capture_tty: an 80x24 terminal; script(1)'s own stderr goes into the log too.
 tty_size=80x24 tty_stderr=file
@@ -165,6 +168,34 @@ for c in success failure zero-tests all-skipped mixed load-error; do
   if [ -s "$junit" ]; then cp "$junit" "$rspec_out/$c.junit.xml"; fi
   capture_tty "$rspec_out/$c.tty.log" "rspec --format progress"
   capture "$rspec_out/$c.doc.log" rspec --format documentation
+done
+
+# hook-error: every example passes, then an after(:context) hook raises: RSpec counts that as an
+# error outside of examples (JSON only; the console formats have the load-error case for it).
+mkdir -p "$rs/hook-error/spec"
+cat >"$rs/hook-error/spec/hook_spec.rb" <<'EOF'
+RSpec.describe "Cleanup" do
+  after(:context) do
+    raise "cleanup failed"
+  end
+
+  it "passes" do
+    expect(1).to eq(1)
+  end
+
+  it "passes again" do
+    expect(2).to eq(2)
+  end
+end
+EOF
+
+# --format json --out FILE: the report as the JSON formatter writes it; the console beside it is not kept.
+for c in success failure zero-tests all-skipped mixed load-error hook-error; do
+  cd "$rs/$c"
+  capture "$work/rspec-$c.json-console.log" rspec --format json --out "$work/rspec-$c.json"
+  # a load error's message names the spec file by its absolute path: the throwaway folder is
+  # written as /build/ruby-fixtures, the rest is as RSpec wrote it
+  if [ -s "$work/rspec-$c.json" ]; then sed "s#$work#/build/ruby-fixtures#g" "$work/rspec-$c.json" >"$rspec_json_out/$c.json"; fi
 done
 
 ###############################################################################
@@ -387,4 +418,5 @@ for f in "$mt_out"/*.tty.log; do
 done
 
 echo "rspec fixtures:    $rspec_out"
+echo "rspec json:        $rspec_json_out"
 echo "minitest fixtures: $mt_out"

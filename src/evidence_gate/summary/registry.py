@@ -15,6 +15,10 @@ from evidence_gate.summary.base import DocumentParser, LineParser
 DOCUMENT_PARSERS: dict[str, str] = {
     "junit": "junit",
     "xcresult": "xcresult",
+    "jest-json": "jest_json",
+    "mocha-json": "mocha_json",
+    "dart-json": "dart_json",
+    "rspec-json": "rspec_json",
 }
 
 LINE_PARSERS: dict[str, str] = {
