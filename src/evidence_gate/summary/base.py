@@ -149,6 +149,7 @@ class DocumentParser(ABC):
     name: ClassVar[str]
     trusts: ClassVar[str]
     names_cases: ClassVar[bool]  # whether the format names each test case (and `parse` hands them to `on_case`)
+    reads_wide: ClassVar[bool] = False  # whether `parse` reads UTF-16 and UTF-32 (the XML readers transcode them)
 
     @abstractmethod
     def recognises(self, head: bytes) -> bool:

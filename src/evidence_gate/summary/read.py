@@ -175,10 +175,11 @@ def read_source(
 
 
 def _read_document(name: str, path: Path, encoding: str, on_case: Callable[[CaseResult], None] | None) -> Reading:
-    """A structured report; only the JUnit reader streams UTF-16/32, the others are refused with the reason."""
-    if is_wide(encoding) and name != "junit":
+    """A structured report; the XML readers stream UTF-16/32, the others refuse it with the reason."""
+    parser = document_parser(name)
+    if is_wide(encoding) and not parser.reads_wide:
         return Reading(parser=name, counts=None, reason=f"cannot read {path.name}: {wide_name(encoding)}")
-    return document_parser(name).parse(path, on_case)
+    return parser.parse(path, on_case)
 
 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:

@@ -297,6 +297,7 @@ def _sum_ints(*values: str | None) -> int | None:
 class JUnitParser(DocumentParser):
     name = "junit"
     names_cases = True
+    reads_wide = True
     trusts = (
         "the <testcase> elements and their <failure>, <error> and <skipped> children; suite totals only cross-check"
     )
