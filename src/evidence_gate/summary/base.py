@@ -144,7 +144,8 @@ class CaseResult:
 
 
 class DocumentParser(ABC):
-    """A parser for a structured report read from a file as a whole (JUnit XML, xcresult JSON)."""
+    """A parser for a structured report read from a file as a whole (JUnit, NUnit, xUnit.net or TRX XML,
+    xcresult JSON)."""
 
     name: ClassVar[str]
     trusts: ClassVar[str]
