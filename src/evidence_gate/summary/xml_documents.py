@@ -1,5 +1,5 @@
-"""The XML documents of one file, streamed as UTF-8 in bounded memory, and what every XML report
-reader shares (JUnit, NUnit, xUnit.net, TRX).
+"""The XML documents of one file, streamed as UTF-8 in bounded memory, and the safety every XML
+report reader shares (JUnit, NUnit, xUnit.net, TRX).
 
 Several documents may be concatenated in one file (libtest writes one per test binary): they are
 split at each XML declaration that does not open the current document. A file in UTF-16 or UTF-32
@@ -11,18 +11,12 @@ DTD loading and no entity resolution, and refuses a document that declares a DOC
 test report needs one; every XML entity attack needs one). Only the elements a reader asks for reach
 Python, as each ends; the reader releases what it has read (`release`), so a report of any size is
 read in bounded memory. Names and messages a reader keeps are cut (`capped`), and so are its notes.
-
-The .NET readers (NUnit, xUnit.net, TRX) also share how they count (`Tally`): each test case once,
-by the outcome its report gives it; a report's declared totals only cross-checked, with a note when
-they disagree (the test cases win); and a run the report marks failed with no failed test case
-counted as one failed test, since something failed that no test case shows.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Protocol, TypedDict, cast
 
@@ -31,8 +25,6 @@ from lxml import etree
 if TYPE_CHECKING:
     from lxml.etree._parser import CustomTargetParser
 
-from evidence_gate.model import Counts
-from evidence_gate.summary.base import Reading, clip
 from evidence_gate.summary.encoding import Utf8Stream, detect_encoding, is_wide
 from evidence_gate.workspace import Refused, open_resolved
 
@@ -300,62 +292,3 @@ def capped_notes(notes: list[str]) -> tuple[str, ...]:
     if len(notes) <= MAX_NOTES:
         return tuple(notes)
     return (*notes[:MAX_NOTES], f"... and {len(notes) - MAX_NOTES} more notes")
-
-
-@dataclass
-class Tally:
-    """What a .NET report reader has counted so far: test cases by outcome, and notes."""
-
-    passed: int = 0
-    failed: int = 0
-    skipped: int = 0
-    saw_report: bool = False  # the format's root element was read
-    notes: list[str] = field(default_factory=list)
-
-    def add(self, outcome: str) -> None:
-        if outcome == "passed":
-            self.passed += 1
-        elif outcome == "failed":
-            self.failed += 1
-        else:
-            self.skipped += 1
-
-    def mark(self) -> tuple[int, int]:
-        """Test cases and failed test cases so far: where a scope (a document, an assembly) starts."""
-        return self.passed + self.failed + self.skipped, self.failed
-
-    def check_declared(self, where: str, start: tuple[int, int], tests: int | None, failed: int | None) -> None:
-        """Note where the tests and failures a scope declares differ from its test cases since `start`."""
-        cases, failures = (now - then for now, then in zip(self.mark(), start, strict=True))
-        if tests is not None and tests != cases:
-            self.notes.append(
-                f"{where} declares {tests} tests but holds {cases} test cases; the test cases were counted"
-            )
-        elif failed is not None and failed != failures:
-            self.notes.append(
-                f"{where} declares {failed} failed tests but {failures} test cases failed; the test cases were counted"
-            )
-
-    def run_failed(self, where: str, start: tuple[int, int], said: str) -> None:
-        """A scope the report marks failed (`said`): one failed test when none of its cases since
-        `start` failed, since something failed that no test case shows."""
-        if self.failed == start[1]:
-            self.failed += 1
-            self.notes.append(f"{where} {said} but no test case failed; counted as one failed test")
-
-    def reading(self, parser: str, missing: str) -> Reading:
-        """The counts, or `missing` as the reason when the format's root element never came."""
-        if not self.saw_report:
-            return Reading(parser=parser, counts=None, reason=missing)
-        counts = Counts(passed=self.passed, failed=self.failed, skipped=self.skipped)
-        return Reading(parser=parser, counts=counts, notes=capped_notes(self.notes))
-
-
-def outcome_of(value: str | None, outcomes: dict[str, str], what: str) -> str:
-    """The outcome (passed, failed, skipped) a report's word maps to; a word the format does not
-    define makes the report unreadable rather than guessed at."""
-    outcome = outcomes.get(value or "")
-    if outcome is None:
-        word = clip(value or "(none)", 100)
-        raise UnreadableReport(f"{what} has the outcome {word!r}, which the format does not define")
-    return outcome

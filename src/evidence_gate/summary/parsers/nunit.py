@@ -39,26 +39,15 @@ A case is named by its `name` and, in NUnit 3, its `classname` (NUnit 2 writes t
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import ClassVar
 
 from lxml import etree
 
-from evidence_gate.summary.base import CaseResult, DocumentParser, Reading, clip
-from evidence_gate.summary.xml_documents import (
-    Tally,
-    capped,
-    local_name,
-    outcome_of,
-    release,
-    root_name,
-    stream_report,
-    whole_number,
-)
+from evidence_gate.summary.base import CaseResult, clip
+from evidence_gate.summary.xml_documents import capped, local_name, release, whole_number
+from evidence_gate.summary.xml_reports import CaseReportParser, CaseScan, outcome_of
 
-_TAGS = ("test-run", "test-results", "test-suite", "test-case")
-_ROOTS = frozenset({b"test-run", b"test-results", b"test-suite"})
 _OUTCOMES = {
     "Passed": "passed",
     "Warning": "passed",
@@ -78,14 +67,12 @@ _RUNS = frozenset({"test-run", "test-results"})
 
 
 @dataclass
-class _Scan:
-    on_case: Callable[[CaseResult], None] | None
-    tally: Tally = field(default_factory=Tally)
-    start: tuple[int, int] = (0, 0)  # the tally where the current document began
+class _Scan(CaseScan):
     run_failure: tuple[str, str] | None = None  # the first suite of this run marked failed, and how
 
     def document_starts(self, head: bytes) -> None:
-        self.start, self.run_failure = self.tally.mark(), None
+        super().document_starts(head)
+        self.run_failure = None
 
     def element(self, element: etree._Element) -> None:
         local = local_name(element.tag)
@@ -110,19 +97,8 @@ class _Scan:
             outcome = outcome_of(success.lower(), _SUCCESS, f"test case {name!r}")
         else:
             outcome = "failed" if element.find("failure") is not None else "passed"
-        self.tally.add(outcome)
-        if self.on_case is not None:
-            message = element.findtext("failure/message") if outcome == "failed" else None
-            self.on_case(
-                CaseResult(
-                    name=name,
-                    classname=capped(element.get("classname") or ""),
-                    file=None,
-                    line=None,
-                    outcome=outcome,
-                    message=capped(message.strip()) if message else None,
-                )
-            )
+        classname = capped(element.get("classname") or "")
+        self.count(element, outcome, name, classname=classname, message_at="failure/message")
 
     def _document_ends(self, root: etree._Element, local: str) -> None:
         """The run's declared totals checked, and a run marked failed without a failed case counted."""
@@ -163,24 +139,18 @@ def _marked(suite: etree._Element) -> str:
     return said + (f" ({clip(site, 100)})" if site and site != "Child" else "")
 
 
-class NUnitParser(DocumentParser):
+class NUnitParser(CaseReportParser):
     name: ClassVar[str] = "nunit"
-    names_cases: ClassVar[bool] = True
-    reads_wide: ClassVar[bool] = True
     trusts: ClassVar[str] = (
         "each <test-case> by its `result` (NUnit 2.2: `executed`/`success`); a run marked failed without a failed"
         " case as one failed test; the declared totals only cross-check"
     )
+    roots: ClassVar[frozenset[bytes]] = frozenset({b"test-run", b"test-results", b"test-suite"})
+    tags: ClassVar[tuple[str, ...]] = ("test-run", "test-results", "test-suite", "test-case")
+    missing: ClassVar[str] = "not an NUnit report (no <test-run>, <test-results> or <test-suite> root)"
 
-    def recognises(self, head: bytes) -> bool:
-        return root_name(head) in _ROOTS
-
-    def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
-        scan = _Scan(on_case)
-        unread = stream_report(path, _TAGS, scan.element, scan.document_starts)
-        if unread:
-            return Reading(parser=self.name, counts=None, reason=unread)
-        return scan.tally.reading(self.name, "not an NUnit report (no <test-run>, <test-results> or <test-suite> root)")
+    def scan(self, on_case: Callable[[CaseResult], None] | None) -> CaseScan:
+        return _Scan(on_case)
 
 
 PARSER = NUnitParser()

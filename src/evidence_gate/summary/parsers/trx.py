@@ -37,30 +37,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import ClassVar
 
 from lxml import etree
 
-from evidence_gate.summary.base import CaseResult, DocumentParser, Reading, clip
-from evidence_gate.summary.xml_documents import (
-    Tally,
-    UnreadableReport,
-    capped,
-    local_name,
-    one_line,
-    outcome_of,
-    release,
-    root_name,
-    stream_report,
-    whole_number,
-)
+from evidence_gate.summary.base import CaseResult, clip
+from evidence_gate.summary.xml_documents import UnreadableReport, capped, local_name, one_line, release, whole_number
+from evidence_gate.summary.xml_reports import CaseReportParser, CaseScan, outcome_of
 
 _RESULTS = frozenset(
     {"UnitTestResult", "TestResultAggregation", "GenericTestResult", "ManualTestResult", "WebTestResult"}
 )
 _HOLDERS = frozenset({"Results", "InnerResults"})
-_TAGS = ("TestRun", "ResultSummary", *sorted(_RESULTS), *sorted(_HOLDERS))
 _OUTCOMES = {
     "Passed": "passed",
     "PassedButRunAborted": "passed",
@@ -82,16 +70,14 @@ _FAILED_COUNTERS = ("failed", "error", "timeout", "aborted", "notRunnable", "dis
 
 
 @dataclass
-class _Scan:
-    on_case: Callable[[CaseResult], None] | None
-    tally: Tally = field(default_factory=Tally)
-    start: tuple[int, int] = (0, 0)  # the tally where the current document began
+class _Scan(CaseScan):
     # Failed tests counted inside each outer result still open (its element kept, so it stays one key).
     inner_failed: dict[etree._Element, int] = field(default_factory=dict)
     summary: etree._Element | None = None  # the document's <ResultSummary>, once read
 
     def document_starts(self, head: bytes) -> None:
-        self.start, self.summary = self.tally.mark(), None
+        super().document_starts(head)
+        self.summary = None
 
     def element(self, element: etree._Element) -> None:
         local = local_name(element.tag)
@@ -120,19 +106,7 @@ class _Scan:
                 " failed; counted as one failed test"
             )
         self._hand_up(element, int(failed))
-        self.tally.add(outcome)
-        if self.on_case is not None:
-            message = element.findtext("{*}Output/{*}ErrorInfo/{*}Message") if failed else None
-            self.on_case(
-                CaseResult(
-                    name=name,
-                    classname="",
-                    file=None,
-                    line=None,
-                    outcome=outcome,
-                    message=capped(message.strip()) if message else None,
-                )
-            )
+        self.count(element, outcome, name, message_at="{*}Output/{*}ErrorInfo/{*}Message")
 
     def _hand_up(self, element: etree._Element, failed: int) -> None:
         """Add a result's failed tests to the outer result holding it, if any."""
@@ -182,24 +156,18 @@ def _release_result(element: etree._Element) -> None:
     release(element)
 
 
-class TrxParser(DocumentParser):
+class TrxParser(CaseReportParser):
     name: ClassVar[str] = "trx"
-    names_cases: ClassVar[bool] = True
-    reads_wide: ClassVar[bool] = True
     trusts: ClassVar[str] = (
         "each result under <Results> (the inner results of a data-driven or ordered test, not the outer one) by"
         " its `outcome`; a run marked failed without a failed test as one failed test; <Counters> only cross-check"
     )
+    roots: ClassVar[frozenset[bytes]] = frozenset({b"TestRun"})
+    tags: ClassVar[tuple[str, ...]] = ("TestRun", "ResultSummary", *sorted(_RESULTS), *sorted(_HOLDERS))
+    missing: ClassVar[str] = "not a TRX report (no <TestRun> root)"
 
-    def recognises(self, head: bytes) -> bool:
-        return root_name(head) == b"TestRun"
-
-    def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
-        scan = _Scan(on_case)
-        unread = stream_report(path, _TAGS, scan.element, scan.document_starts)
-        if unread:
-            return Reading(parser=self.name, counts=None, reason=unread)
-        return scan.tally.reading(self.name, "not a TRX report (no <TestRun> root)")
+    def scan(self, on_case: Callable[[CaseResult], None] | None) -> CaseScan:
+        return _Scan(on_case)
 
 
 PARSER = TrxParser()

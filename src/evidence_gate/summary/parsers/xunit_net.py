@@ -26,40 +26,28 @@ transcoded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import ClassVar
 
 from lxml import etree
 
-from evidence_gate.summary.base import CaseResult, DocumentParser, Reading, clip
-from evidence_gate.summary.xml_documents import (
-    Tally,
-    capped,
-    local_name,
-    one_line,
-    outcome_of,
-    release,
-    root_name,
-    stream_report,
-    whole_number,
-)
+from evidence_gate.summary.base import CaseResult, clip
+from evidence_gate.summary.xml_documents import capped, local_name, one_line, release, whole_number
+from evidence_gate.summary.xml_reports import CaseReportParser, CaseScan, outcome_of
 
-_TAGS = ("assemblies", "assembly", "collection", "class", "test", "error", "failure")
-_ROOTS = frozenset({b"assemblies", b"assembly"})
 _OUTCOMES = {"Pass": "passed", "Fail": "failed", "Skip": "skipped", "NotRun": "skipped"}
 
 
 @dataclass
-class _Scan:
-    on_case: Callable[[CaseResult], None] | None
-    tally: Tally = field(default_factory=Tally)
-    start: tuple[int, int] = (0, 0)  # the tally where the current assembly began
+class _Scan(CaseScan):
+    """`start` is where the current assembly began."""
+
     errors: int = 0  # failures outside any test in the current assembly
     first_error: str = ""
 
     def document_starts(self, head: bytes) -> None:
-        self.start, self.errors = self.tally.mark(), 0
+        super().document_starts(head)
+        self.errors, self.first_error = 0, ""
 
     def element(self, element: etree._Element) -> None:
         local = local_name(element.tag)
@@ -82,21 +70,17 @@ class _Scan:
     def _test(self, element: etree._Element) -> None:
         name = capped(element.get("name") or "")
         outcome = outcome_of(element.get("result"), _OUTCOMES, f"test {name!r}")
-        self.tally.add(outcome)
-        if self.on_case is not None:
-            message = element.findtext("failure/message") if outcome == "failed" else None
-            file = element.get("source-file")
-            self.on_case(
-                CaseResult(
-                    name=name,
-                    classname=capped(element.get("type") or ""),
-                    file=capped(file) if file else None,
-                    line=line if (line := whole_number(element.get("source-line"))) and line > 0 else None,
-                    outcome=outcome,
-                    message=capped(message.strip()) if message else None,
-                    shown_as=name.strip() or None,
-                )
-            )
+        file, line = element.get("source-file"), whole_number(element.get("source-line"))
+        self.count(
+            element,
+            outcome,
+            name,
+            classname=capped(element.get("type") or ""),
+            message_at="failure/message",
+            file=capped(file) if file else None,
+            line=line if line and line > 0 else None,
+            shown_as=name.strip() or None,
+        )
 
     def _assembly_ends(self, element: etree._Element) -> None:
         """The assembly's declared totals checked, and its errors counted when no test of it failed."""
@@ -113,24 +97,18 @@ class _Scan:
             release(element)
 
 
-class XunitNetParser(DocumentParser):
+class XunitNetParser(CaseReportParser):
     name: ClassVar[str] = "xunit-net"
-    names_cases: ClassVar[bool] = True
-    reads_wide: ClassVar[bool] = True
     trusts: ClassVar[str] = (
         "each <test> by its `result`; an assembly's <errors> without a failed test as one failed test; the"
         " declared totals only cross-check"
     )
+    roots: ClassVar[frozenset[bytes]] = frozenset({b"assemblies", b"assembly"})
+    tags: ClassVar[tuple[str, ...]] = ("assemblies", "assembly", "collection", "class", "test", "error", "failure")
+    missing: ClassVar[str] = "not an xUnit.net report (no <assemblies> or <assembly> root)"
 
-    def recognises(self, head: bytes) -> bool:
-        return root_name(head) in _ROOTS
-
-    def parse(self, path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
-        scan = _Scan(on_case)
-        unread = stream_report(path, _TAGS, scan.element, scan.document_starts)
-        if unread:
-            return Reading(parser=self.name, counts=None, reason=unread)
-        return scan.tally.reading(self.name, "not an xUnit.net report (no <assemblies> or <assembly> root)")
+    def scan(self, on_case: Callable[[CaseResult], None] | None) -> CaseScan:
+        return _Scan(on_case)
 
 
 PARSER = XunitNetParser()
