@@ -11,15 +11,16 @@ from evidence_gate.summary.base import CaseResult
 from evidence_gate.summary.parsers.nunit import PARSER
 from evidence_gate.summary.read import read_source
 from evidence_gate.summary.registry import ALL_PARSERS, document_format
-from tests.summary.memory import peak_mib
+from tests.summary.reports import (
+    HUGE_FAILURE,
+    HUGE_NAME,
+    assert_cut,
+    assert_read_in_flat_memory,
+    assert_unparsed,
+    report,
+)
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
-
-
-def report(tmp_path: Path, text: str | bytes, name: str = "TestResult.xml") -> Path:
-    path = tmp_path / name
-    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
-    return path
 
 
 def nunit3(cases: str, run: str = 'result="Passed"') -> str:
@@ -202,29 +203,21 @@ def test_an_internal_entity_is_refused_with_its_doctype(tmp_path: Path) -> None:
 def test_junk_another_format_or_a_cut_report_is_unparsed_with_the_reason(
     tmp_path: Path, content: bytes, reason: str
 ) -> None:
-    summary = read_source(report(tmp_path, content), ["nunit"])
-    assert summary.counts is None
-    assert reason in (summary.reason or "")
+    assert_unparsed(report(tmp_path, content), "nunit", reason)
 
 
 def test_huge_names_and_messages_are_cut_and_say_how_much(tmp_path: Path) -> None:
-    message = f"<failure><message>{'m' * 5000}</message></failure>"
-    failed = f'<test-case name="{"n" * 1_000_000}" result="Failed">{message}</test-case>'
+    failed = f'<test-case name="{HUGE_NAME}" result="Failed">{HUGE_FAILURE}</test-case>'
     seen: list[CaseResult] = []
     PARSER.parse(report(tmp_path, nunit3(failed)), seen.append)
-    assert seen[0].name == "n" * 1000 + "… 999000 more characters"
-    assert seen[0].message == "m" * 1000 + "… 4000 more characters"
+    assert_cut(seen[0])
 
 
 def test_a_large_report_is_read_in_flat_memory(tmp_path: Path) -> None:
-    small = report(tmp_path, nunit3(case("Failed")), "small.xml")
-    row = '<test-case name="Adds({n})" result="Passed"><output>{pad}</output></test-case>'
-    rows = "".join(row.format(n=n, pad="x" * 400) for n in range(1000))
-    with (tmp_path / "large.xml").open("w", encoding="utf-8") as handle:
-        handle.write('<?xml version="1.0"?><test-run result="Failed"><test-suite type="Assembly" name="a">')
-        for _ in range(100):
-            handle.write(f'<test-suite type="TestFixture" name="f">{rows}</test-suite>')
-        handle.write(case("Failed") + "</test-suite></test-run>")
-    (small_status, small_peak), (large_status, large_peak) = peak_mib(small), peak_mib(tmp_path / "large.xml")
-    assert (small_status, large_status) == ("failed", "failed")
-    assert large_peak < small_peak + 64, (small_peak, large_peak)
+    assert_read_in_flat_memory(
+        report(tmp_path, nunit3(case("Failed")), "small.xml"),
+        tmp_path / "large.xml",
+        '<?xml version="1.0"?><test-run result="Failed"><test-suite type="TestFixture" name="f">',
+        '<test-case name="Adds({n})" result="Passed"><output>{pad}</output></test-case>',
+        case("Failed") + "</test-suite></test-run>",
+    )
