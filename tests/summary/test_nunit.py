@@ -197,8 +197,9 @@ def test_an_internal_entity_is_refused_with_its_doctype(tmp_path: Path) -> None:
         (b'<?xml version="1.0"?><testsuite><testcase name="a"/></testsuite>', "not an NUnit report"),
         (b'<?xml version="1.0"?><test-run><test-suite><test-case name="a" result="Passed"/>', "malformed XML"),
         (b"", "empty input"),
+        (b'<test-case name="a" result="Passed"/>', "not an NUnit report"),
     ],
-    ids=["junk", "junit", "truncated", "empty"],
+    ids=["junk", "junit", "truncated", "empty", "a-case-alone"],
 )
 def test_junk_another_format_or_a_cut_report_is_unparsed_with_the_reason(
     tmp_path: Path, content: bytes, reason: str

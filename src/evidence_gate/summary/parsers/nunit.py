@@ -62,7 +62,7 @@ _OUTCOMES = {
     "Ignored": "skipped",
 }
 _SUCCESS = {"true": "passed", "false": "failed"}  # NUnit 2.2 and earlier; some writers spell it in lower case
-_FAILED_SUITE = frozenset({"Failure", "Error", "Cancelled", "NotRunnable"})  # NUnit 2; NUnit 3 says Failed...
+_FAILED_SUITE = frozenset({"Failure", "Error", "Cancelled", "NotRunnable"})  # NUnit 2's; NUnit 3's begin `Failed`
 _RUNS = frozenset({"test-run", "test-results"})
 
 
@@ -81,10 +81,10 @@ class _Scan(CaseScan):
             self._case(element)
         elif self.run_failure is None and local == "test-suite" and _failing(element) and _outermost(parent):
             self.run_failure = (f"suite {capped(element.get('name') or '(unnamed)')!r}", _marked(element))
-        if parent is None:
-            self._document_ends(element, local)
-        else:
+        if parent is not None:
             release(element)
+        elif local != "test-case":
+            self._document_ends(element, local)
 
     def _case(self, element: etree._Element) -> None:
         name = capped(element.get("name") or "")
