@@ -1,9 +1,9 @@
 """Reading runner output: recognise the format from content, clean terminal noise, add up sources.
 
-A file is read whatever its name says. Structured reports (JUnit XML, xcresult JSON) are recognised
-by their first bytes; console logs are fed, line by line and once, to every candidate line parser.
-Content is UTF-8, or UTF-16/UTF-32 told by its byte order mark (see `encoding`). Input that is
-empty or binary is `unparsed` with the reason, never a guess.
+A file is read whatever its name says. Structured reports (JUnit, NUnit, xUnit.net and TRX XML,
+xcresult JSON) are recognised by their first bytes; console logs are fed, line by line and once, to
+every candidate line parser. Content is UTF-8, or UTF-16/UTF-32 told by its byte order mark (see
+`encoding`). Input that is empty or binary is `unparsed` with the reason, never a guess.
 
 One log may hold the runs of several runners (a script running pytest, then jest, then go test):
 each runner's parser reads its own closing lines, and their readings add up. Two parsers can also
