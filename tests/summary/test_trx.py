@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -167,6 +168,15 @@ def test_junk_another_format_a_cut_report_or_a_doctype_is_unparsed_with_the_reas
     tmp_path: Path, content: bytes, reason: str
 ) -> None:
     assert_unparsed(report(tmp_path, content), "trx", reason)
+
+
+def test_a_link_to_something_that_is_not_a_regular_file_is_refused_unread(tmp_path: Path) -> None:
+    # A FIFO would block a reader that opened it until a writer came: the refusal must come at once.
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "run.trx").symlink_to(tmp_path / "pipe")
+    reading = PARSER.parse(tmp_path / "run.trx")
+    assert reading.counts is None
+    assert reading.reason and "not a regular file" in reading.reason
 
 
 def test_huge_names_and_messages_are_cut_and_say_how_much(tmp_path: Path) -> None:
