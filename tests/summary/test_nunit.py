@@ -207,6 +207,11 @@ def test_junk_another_format_or_a_cut_report_is_unparsed_with_the_reason(
     assert_unparsed(report(tmp_path, content), "nunit", reason)
 
 
+def test_suites_nested_deeper_than_the_parser_allows_are_unparsed_not_a_crash(tmp_path: Path) -> None:
+    nested = '<test-suite type="TestSuite" name="s">' * 10_000 + case("Passed") + "</test-suite>" * 10_000
+    assert_unparsed(report(tmp_path, nunit3(nested)), "nunit", "malformed XML")
+
+
 def test_huge_names_and_messages_are_cut_and_say_how_much(tmp_path: Path) -> None:
     failed = f'<test-case name="{HUGE_NAME}" result="Failed">{HUGE_FAILURE}</test-case>'
     seen: list[CaseResult] = []

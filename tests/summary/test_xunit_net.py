@@ -96,6 +96,12 @@ def test_declared_totals_that_disagree_are_noted_and_the_tests_win(tmp_path: Pat
     )
 
 
+@pytest.mark.parametrize("total", ["three", "-1", "9" * 40, ""])
+def test_a_declared_total_that_is_no_count_or_a_huge_one_never_changes_the_count(tmp_path: Path, total: str) -> None:
+    reading = PARSER.parse(report(tmp_path, xunit(assembly(one_test("Fail"), totals=f'total="{total}" failed="x"'))))
+    assert reading.counts == Counts(passed=0, failed=1, skipped=0)
+
+
 def test_a_test_is_named_as_the_runner_prints_it_with_its_place_and_message(tmp_path: Path) -> None:
     failed = (
         '<test name="Shop.Tests.CartTests.Adds(a: 1, b: 2)" type="Shop.Tests.CartTests" method="Adds" result="Fail"'
