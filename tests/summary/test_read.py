@@ -4,8 +4,6 @@ memory on hostile input."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from evidence_gate.model import Counts, SummaryStatus
 from evidence_gate.summary.read import combine, numbered_lines, read_lines, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 from evidence_gate.summary.terminal import MAX_EARLIER_DRAWINGS
+from tests.summary.memory import peak_mib
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
 
@@ -117,22 +116,6 @@ def test_failing_tap_beside_a_green_node_run_makes_the_log_unparsed(tmp_path: Pa
     summary = read_source(concatenated(tmp_path, "node-test/success.log", "tap/failure.log"), ALL_PARSERS)
     assert summary.counts is None
     assert summary.reason and "cannot be told apart" in summary.reason
-
-
-PEAK_MEMORY = """
-import resource, sys
-from pathlib import Path
-from evidence_gate.summary.read import read_source
-from evidence_gate.summary.registry import ALL_PARSERS
-summary = read_source(Path(sys.argv[1]), ALL_PARSERS)
-print(summary.status, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
-"""
-
-
-def peak_mib(path: Path) -> tuple[str, int]:
-    done = subprocess.run([sys.executable, "-c", PEAK_MEMORY, str(path)], capture_output=True, text=True, check=True)
-    status, peak = done.stdout.split()
-    return status, int(peak)
 
 
 def test_a_long_single_line_log_and_megabyte_test_names_are_read_in_flat_memory(tmp_path: Path) -> None:

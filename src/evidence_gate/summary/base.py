@@ -180,11 +180,13 @@ class CaseResult:
 
 
 class DocumentParser(ABC):
-    """A parser for a structured report read from a file as a whole (JUnit XML, xcresult JSON)."""
+    """A parser for a structured report read from a file as a whole (JUnit, NUnit, xUnit.net or TRX XML,
+    xcresult JSON)."""
 
     name: ClassVar[str]
     trusts: ClassVar[str]
     names_cases: ClassVar[bool]  # whether the format names each test case (and `parse` hands them to `on_case`)
+    reads_wide: ClassVar[bool] = False  # whether `parse` reads UTF-16 and UTF-32 (the XML readers transcode them)
 
     @abstractmethod
     def recognises(self, head: bytes) -> bool:

@@ -1,9 +1,10 @@
 """Reading runner output: recognise the format from content, clean terminal noise, add up sources.
 
-A file is read whatever its name says. Structured reports (JUnit XML, xcresult JSON) are recognised
-by their first bytes; console logs are fed, line by line and once, to every candidate line parser.
-Content is UTF-8, or UTF-16/UTF-32 told by its byte order mark (see `encoding`). Input that is
-empty or binary is `unparsed` with the reason, never a guess.
+A file is read whatever its name says. Structured reports (JUnit, NUnit, xUnit.net and TRX XML,
+JSON reports) are recognised by their first bytes; a console log is read once, each candidate line
+parser fed the lines it reads (see `line_scan`). Content is UTF-8, or UTF-16/UTF-32 told by its byte
+order mark (see `encoding`). Input that is empty or binary is `unparsed` with the reason, never a
+guess.
 
 One log may hold the runs of several runners (a script running pytest, then jest, then go test):
 each runner's parser reads its own closing lines, and their readings add up. Two parsers can also
@@ -109,10 +110,11 @@ def read_source(
 
 
 def _read_document(name: str, path: Path, encoding: str, on_case: Callable[[CaseResult], None] | None) -> Reading:
-    """A structured report; only the JUnit reader streams UTF-16/32, the others are refused with the reason."""
-    if is_wide(encoding) and name != "junit":
+    """A structured report; the XML readers stream UTF-16/32, the others refuse it with the reason."""
+    parser = document_parser(name)
+    if is_wide(encoding) and not parser.reads_wide:
         return Reading(parser=name, counts=None, reason=f"cannot read {path.name}: {wide_name(encoding)}")
-    return document_parser(name).parse(path, on_case)
+    return parser.parse(path, on_case)
 
 
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:

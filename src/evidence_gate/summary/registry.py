@@ -11,8 +11,14 @@ import importlib
 
 from evidence_gate.errors import UsageError
 from evidence_gate.summary.base import DocumentParser, LineParser
+from evidence_gate.summary.encoding import decoded_head, detect_encoding, is_wide
 
+# The .NET readers recognise a report by its root element alone, so they come before JUnit, which
+# looks for `<testsuite` anywhere in the first bytes (where a .NET report's output may hold it).
 DOCUMENT_PARSERS: dict[str, str] = {
+    "nunit": "nunit",
+    "xunit-net": "xunit_net",
+    "trx": "trx",
     "junit": "junit",
     "xcresult": "xcresult",
     "jest-json": "jest_json",
@@ -59,8 +65,11 @@ def document_parser(name: str) -> DocumentParser:
 
 def document_format(head: bytes) -> str | None:
     """The document format whose own parser recognises a file's first bytes, None for a log: how a
-    report is told from a log, so a new report format is one module and one line above."""
-    return next((name for name in DOCUMENT_PARSERS if document_parser(name).recognises(head)), None)
+    report is told from a log, so a new report format is one module and one line above. A head in
+    UTF-16 or UTF-32 (a report Windows wrote) is decoded first, as the parsers read UTF-8."""
+    encoding = detect_encoding(head)
+    text = decoded_head(head, encoding).encode("utf-8") if is_wide(encoding) else head
+    return next((name for name in DOCUMENT_PARSERS if document_parser(name).recognises(text)), None)
 
 
 def line_parser(name: str) -> LineParser:

@@ -33,7 +33,8 @@ from evidence_gate.summary.registry import DOCUMENT_PARSERS
 
 
 def is_report(summary: TestSummary) -> bool:
-    """A structured report (JUnit XML, xcresult JSON), as opposed to a runner's console log."""
+    """A structured report (JUnit, NUnit, xUnit.net or TRX XML, xcresult JSON), as opposed to a runner's
+    console log."""
     return summary.parser in DOCUMENT_PARSERS
 
 

@@ -22,17 +22,16 @@ Reports in UTF-16 or UTF-32 (told by a byte order mark or by the `<?xml` declara
 are transcoded to UTF-8 as they stream. A name, class name, file or message kept for a caller is cut
 at 1000 characters ("… N more characters"): a report may hold megabyte names.
 
-Safety: the report is untrusted input. It is parsed by libxml2 through lxml with no network, no DTD
-loading and no entity resolution, and a document that declares a DOCTYPE at all is refused (no test
-report needs one; every XML entity attack needs one). It is streamed: each element is cleared once
-read, so a report of any size is summarised in bounded memory. Several documents concatenated in one
-file (libtest writes one per test binary) are read one after another (see `xml_documents`).
+Safety: the report is untrusted input, read as `xml_documents.stream_report` reads every XML report
+(no network, no DTD, no entity, a DOCTYPE refused, each element cleared once read: bounded memory on
+a report of any size). Several documents concatenated in one file (libtest writes one per test
+binary) are read one after another.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,17 +39,20 @@ from lxml import etree
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import CaseResult, DocumentParser, Reading
-from evidence_gate.summary.xml_documents import hardened_parser, utf8_documents
-from evidence_gate.workspace import Refused, open_resolved
+from evidence_gate.summary.xml_documents import (
+    capped,
+    capped_notes,
+    local_name,
+    one_line,
+    release,
+    stream_report,
+    whole_number,
+)
 
-_DOCTYPE = b"<!DOCTYPE"
-_DOCTYPE_REFUSAL = "the report declares a DOCTYPE; test reports never need one, so it is refused"
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # Skip messages that mean the test could not even be started: ctest writes a test whose executable
 # failed to build as status="notrun" with this message, and its console counts it as failed.
 _NOT_BUILT = frozenset({"Unable to find executable"})
-_MAX_NOTES = 20
-MAX_FIELD_CHARS = 1000
 _TODO = "todo"  # node's <skipped type="todo">
 # Only end events, and only of these elements: libxml2 skips everything else (system-out,
 # properties) without a Python call, and a passing test case costs one event.
@@ -122,7 +124,7 @@ class _Scan:
         current = self.current
         if element is None or (current is not None and current.element is element):
             return current if element is not None else None
-        if _local(element.tag) != "testsuite":
+        if local_name(element.tag) != "testsuite":
             return None
         suite = self.suites.get(id(element))
         if suite is None:
@@ -131,23 +133,16 @@ class _Scan:
         return suite
 
 
-class UnsafeReport(Exception):
-    """The report declares a DOCTYPE (and with it, possibly entities): refused before any use."""
-
-
 def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
     """Read one JUnit file: counts from its test cases, or the reason it cannot be read."""
     scan = _Scan()
-    try:
-        with open_resolved(path) as handle:
-            for document in utf8_documents(handle):
-                _scan_document(document, scan, on_case)
-    except (UnsafeReport, Refused) as refusal:
-        return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
-    except etree.XMLSyntaxError as error:
-        return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({_one_line(str(error))})")
-    except OSError as error:
-        return Reading(parser=PARSER.name, counts=None, reason=f"cannot read ({error.strerror or error})")
+
+    def document_starts(head: bytes) -> None:
+        scan.zero_based_lines = _PYTEST_ROOT.search(head[:_ROOT_BYTES]) is not None
+
+    unread = stream_report(path, _EVENT_TAGS, lambda element: _handle(element, scan, on_case), document_starts)
+    if unread:
+        return Reading(parser=PARSER.name, counts=None, reason=unread)
     if scan.repeated:
         scan.notes.append(
             f"{scan.repeated} test cases with an <error> repeat the one before them (same suite, class and "
@@ -157,74 +152,36 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
         return Reading(
             parser=PARSER.name, counts=None, reason="not a JUnit report (no <testsuites> or <testsuite> element)"
         )
-    notes = scan.notes[:_MAX_NOTES]
-    if len(scan.notes) > _MAX_NOTES:
-        notes.append(f"... and {len(scan.notes) - _MAX_NOTES} more notes")
     counts = Counts(passed=scan.passed, failed=scan.failed, skipped=scan.skipped)
-    return Reading(parser=PARSER.name, counts=counts, notes=tuple(notes))
+    return Reading(parser=PARSER.name, counts=counts, notes=capped_notes(scan.notes))
 
 
-def _scan_document(pieces: Iterator[bytes], scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
-    parser = hardened_parser(_EVENT_TAGS)
-    checked = False
-    fed = False
-    for piece in pieces:
-        if not fed:
-            if not piece.strip():
-                continue
-            if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
-                raise UnsafeReport(_DOCTYPE_REFUSAL)
-            scan.zero_based_lines = _PYTEST_ROOT.search(piece[:_ROOT_BYTES]) is not None
-            fed = True
-        parser.feed(piece)
-        checked = _handle_events(parser, scan, on_case, checked)
-    if fed:
-        parser.close()
-        _handle_events(parser, scan, on_case, checked)
-
-
-def _local(tag: object) -> str:
-    """`{namespace}name` -> `name`; plain names (the common case) cost one comparison."""
-    if not isinstance(tag, str):
-        return ""
-    return tag[tag.index("}") + 1 :] if tag[:1] == "{" else tag
-
-
-def _handle_events(
-    parser: etree.XMLPullParser, scan: _Scan, on_case: Callable[[CaseResult], None] | None, checked: bool
-) -> bool:
-    for _, element in parser.read_events():
-        if not checked:
-            docinfo = element.getroottree().docinfo
-            if docinfo.doctype or docinfo.internalDTD is not None:
-                raise UnsafeReport(_DOCTYPE_REFUSAL)
-            checked = True
-        tag = element.tag
-        local = tag if isinstance(tag, str) and tag[:1] != "{" else _local(tag)
-        if local == "testcase":
-            parent = element.getparent()
-            _count_case(element, scan.suite_of(parent), scan, on_case)
-            element.clear(keep_tail=False)
-            if parent is not None:
-                while element.getprevious() is not None:
-                    del parent[0]
-        elif local == "testsuite":
-            scan.saw_report = True
-            _close_suite(element, scan)
-            _release(element)
-        elif local == "testsuites":
-            scan.saw_report = True
-        else:
-            parent = element.getparent()
-            parent_tag = _local(parent.tag) if parent is not None else ""
-            if parent_tag == "testcase":
-                if local == "skipped":
-                    scan.case_skip = scan.case_skip if scan.case_skip is not None else element
-                elif scan.case_failure is None:
-                    scan.case_failure = element
-            elif parent is not None and parent_tag == "testsuite" and local != "skipped":
-                _suite_error(element, parent, scan)
-    return checked
+def _handle(element: etree._Element, scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
+    tag = element.tag
+    local = tag if isinstance(tag, str) and tag[:1] != "{" else local_name(tag)
+    if local == "testcase":
+        parent = element.getparent()
+        _count_case(element, scan.suite_of(parent), scan, on_case)
+        element.clear(keep_tail=False)
+        if parent is not None:
+            while element.getprevious() is not None:
+                del parent[0]
+    elif local == "testsuite":
+        scan.saw_report = True
+        _close_suite(element, scan)
+        release(element)
+    elif local == "testsuites":
+        scan.saw_report = True
+    else:
+        parent = element.getparent()
+        parent_tag = local_name(parent.tag) if parent is not None else ""
+        if parent_tag == "testcase":
+            if local == "skipped":
+                scan.case_skip = scan.case_skip if scan.case_skip is not None else element
+            elif scan.case_failure is None:
+                scan.case_failure = element
+        elif parent is not None and parent_tag == "testsuite" and local != "skipped":
+            _suite_error(element, parent, scan)
 
 
 def _count_case(
@@ -240,9 +197,9 @@ def _count_case(
         outcome = "skipped"
     else:
         outcome = "passed"
-    name, classname = _capped(element.get("name") or ""), _capped(element.get("classname") or "")
+    name, classname = capped(element.get("name") or ""), capped(element.get("classname") or "")
     identity = (suite, classname, name, element.get("file") or "")
-    if identity == scan.previous and failure is not None and _local(failure.tag) == "error":
+    if identity == scan.previous and failure is not None and local_name(failure.tag) == "error":
         scan.repeated += 1  # the error of the test case just before: pytest's teardown error of a failed test
         if scan.previous_outcome == "failed":
             return
@@ -257,10 +214,10 @@ def _count_case(
             CaseResult(
                 name=name,
                 classname=classname,
-                file=_capped(file) if file is not None else None,
+                file=capped(file) if file is not None else None,
                 line=_line_number(element.get("line"), scan.zero_based_lines),
                 outcome=outcome,
-                message=_capped(message) if message is not None and outcome == "failed" else None,
+                message=capped(message) if message is not None and outcome == "failed" else None,
                 from_pytest=scan.zero_based_lines,
             )
         )
@@ -273,8 +230,8 @@ def _suite_error(element: etree._Element, suite_element: etree._Element, scan: _
     test case shows. When one did, it is that failure seen again, and only noted.
     """
     suite = scan.suite_of(suite_element)
-    message = _one_line(element.get("message") or element.text or element.get("type") or "")[:200]
-    name = _capped(suite_element.get("name") or "(unnamed)")
+    message = one_line(element.get("message") or element.text or element.get("type") or "")[:200]
+    name = capped(suite_element.get("name") or "(unnamed)")
     if suite is not None and suite.failed:
         scan.notes.append(f"suite {name!r} also reports a failure of its own: {message}")
         return
@@ -289,9 +246,9 @@ def _close_suite(element: etree._Element, scan: _Scan) -> None:
     suite = scan.suites.pop(id(element), None) or _Suite(element=element)
     if scan.current is suite:
         scan.current = None
-    name = _capped(element.get("name") or "(unnamed)")
-    declared_tests = _int(element.get("tests"))
-    declared_skipped = _int(element.get("skipped"))
+    name = capped(element.get("name") or "(unnamed)")
+    declared_tests = whole_number(element.get("tests"))
+    declared_skipped = whole_number(element.get("skipped"))
     declared_failed = _sum_ints(element.get("failures"), element.get("errors"))
     listed = suite.cases - suite.suite_errors
     unlisted_skips = (declared_skipped or 0) - suite.skipped
@@ -320,53 +277,27 @@ def _close_suite(element: etree._Element, scan: _Scan) -> None:
         outer.skipped += suite.skipped
 
 
-def _release(element: etree._Element) -> None:
-    """Free what has been read: the element's content and the siblings before it."""
-    element.clear(keep_tail=False)
-    parent = element.getparent()
-    if parent is not None:
-        while element.getprevious() is not None:
-            del parent[0]
-
-
 def _line_number(value: str | None, zero_based: bool) -> int | None:
     """A `line=` attribute as a line number from 1: pytest writes the 0-based line of the `def`
     (`zero_based`), every other writer a 1-based one; a negative number, or 0 from a 1-based
     writer, or not a number is no line."""
-    number = _int(value)
+    number = whole_number(value)
     if number is not None and zero_based:
         number += 1
     return number if number is not None and number > 0 else None
 
 
-def _capped(text: str) -> str:
-    """`text`, cut at MAX_FIELD_CHARS with the number of characters left out."""
-    if len(text) <= MAX_FIELD_CHARS:
-        return text
-    return f"{text[:MAX_FIELD_CHARS]}… {len(text) - MAX_FIELD_CHARS} more characters"
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
 def _sum_ints(*values: str | None) -> int | None:
-    numbers = [_int(value) for value in values if value is not None]
+    numbers = [whole_number(value) for value in values if value is not None]
     if not numbers or any(number is None for number in numbers):
         return None
     return sum(number for number in numbers if number is not None)
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 class JUnitParser(DocumentParser):
     name = "junit"
     names_cases = True
+    reads_wide = True
     trusts = (
         "the <testcase> elements and their <failure>, <error> and <skipped> children; suite totals only cross-check"
     )
