@@ -8,7 +8,7 @@ set -euo pipefail
 
 out="$stack_logs/check"
 
-apt_install shown check gcc libc6-dev pkg-config bsdutils
+apt_install shown check gcc libc6-dev pkg-config cmake bsdutils
 
 make_work fx-check
 
@@ -185,6 +185,20 @@ capture "$out/runners.nofork.log" env CK_FORK=no CK_VERBOSITY=verbose "./runners
 capture "$out/nofork-crash.log" env CK_FORK=no "./nofork-crash"
 capture "$out/nofork-crash.fork.log" "./nofork-crash"
 capture "$out/minimal.log" env CK_VERBOSITY=minimal "./mixed"
+
+# under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a CMake
+# project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest prints the failing
+# one's check output between its own lines.
+mkdir -p "$work/ctest"
+cat >"$work/ctest/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.13)
+project(check_under_ctest NONE)
+enable_testing()
+add_test(NAME arithmetic COMMAND "$work/success")
+add_test(NAME division COMMAND "$work/failure")
+EOF
+cmake -S "$work/ctest" -B "$work/ctest/build" >/dev/null
+run_piped "$out/under-ctest.log" "$work/ctest/build" ctest --output-on-failure
 
 dpkg-query -W -f='check ${Version}\n' check
 gcc --version | head -n 1

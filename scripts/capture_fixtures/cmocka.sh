@@ -10,7 +10,7 @@ set -euo pipefail
 out="$stack_logs/cmocka"
 gtest_out="$repo/tests/fixtures/googletest"
 
-apt_install shown libcmocka-dev libgtest-dev gcc g++ libc6-dev pkg-config bsdutils
+apt_install shown libcmocka-dev libgtest-dev gcc g++ libc6-dev pkg-config cmake bsdutils
 
 make_work fx-cmocka
 
@@ -185,6 +185,20 @@ g++ -o gtest-pass gtest-pass.cc $(pkg-config --cflags --libs gtest_main)
 capture "$gtest_out/mixed.log" ./gtest
 capture_tty "$gtest_out/mixed.tty.log" ./gtest
 capture "$gtest_out/success.log" ./gtest-pass
+
+# under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a CMake
+# project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest prints the failing
+# one's cmocka output between its own lines.
+mkdir -p "$work/ctest"
+cat >"$work/ctest/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.13)
+project(cmocka_under_ctest NONE)
+enable_testing()
+add_test(NAME arithmetic COMMAND "$work/success")
+add_test(NAME division COMMAND "$work/failure")
+EOF
+cmake -S "$work/ctest" -B "$work/ctest/build" >/dev/null
+run_piped "$out/under-ctest.log" "$work/ctest/build" ctest --output-on-failure
 
 dpkg-query -W -f='${Package} ${Version}\n' libcmocka-dev libgtest-dev
 gcc --version | head -n 1

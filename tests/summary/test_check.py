@@ -131,3 +131,30 @@ def test_googletest_output_is_not_check() -> None:
         summary = read_source(FIXTURES / "googletest" / name, ["check"])
         assert summary.counts is None
         assert summary.parser is None
+
+
+CTEST_RUN = (
+    "Test project /build\n"
+    "    Start 1: money\n"
+    "1/2 Test #1: money ....***Failed    0.01 sec\n"
+    "{inner}"
+    "    Start 2: dates\n"
+    "2/2 Test #2: dates ....   Passed    0.01 sec\n\n"
+    "50% tests passed, 1 tests failed out of 2\n"
+)
+
+
+def test_check_output_inside_a_ctest_run_is_left_to_ctest() -> None:
+    assert read(CTEST_RUN.format(inner=RUNNER)) is None
+
+
+def test_a_check_run_after_a_ctest_run_is_read_and_the_one_inside_noted() -> None:
+    reading = read(CTEST_RUN.format(inner=RUNNER) + RUNNER)
+    assert reading is not None
+    assert reading.counts == Counts(passed=3, failed=2, skipped=0)
+    assert reading.notes == ("1 Check runner(s) printed inside a ctest run are its tests' output: ctest counts them",)
+
+
+def test_a_ctest_run_cut_off_leaves_its_check_output_unread() -> None:
+    """ctest's own reading of such a log is unparsed (no closing line); Check's output in it is ctest's."""
+    assert read("Test project /build\n" + RUNNER) is None

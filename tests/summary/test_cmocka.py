@@ -162,3 +162,21 @@ def test_other_runners_output_is_not_cmocka() -> None:
     assert read("[==========] 3 test(s) run.\n[  PASSED  ] 3 test(s).\n") is None
     assert read("100%: Checks: 3, Failures: 0, Errors: 0\n") is None
     assert read("[ 50%] Built target calc\n") is None
+
+
+def test_cmocka_output_inside_a_ctest_run_is_left_to_ctest() -> None:
+    ctest = (
+        "Test project /build\n    Start 1: calc\n1/1 Test #1: calc ....***Failed    0.01 sec\n"
+        f"{GROUP}\n0% tests passed, 1 tests failed out of 1\n"
+    )
+    assert read(ctest) is None
+    reading = read(ctest + GROUP)
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=2, skipped=1)
+    assert reading.notes == ("1 cmocka group(s) printed inside a ctest run are its tests' output: ctest counts them",)
+
+
+def test_a_ctest_run_after_a_cut_group_does_not_hide_the_cut() -> None:
+    reading = read("[==========] Running 2 test(s).\n[ RUN      ] test_x\nTest project /build\n")
+    assert reading is not None
+    assert reading.counts is None

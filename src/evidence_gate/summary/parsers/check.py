@@ -21,7 +21,14 @@ after the crash never ran. So does a summary line that contradicts itself (more 
 checks, or a percentage that is not its counts'). `CK_VERBOSITY=silent` prints nothing, so there
 is nothing to recognise.
 
-The lines read all hold one of `Running suite(s):`, `Checks: `, `:P:`, `:F:` or `:E:`.
+ctest, running Check programs as a CMake project's tests, prints a failing program's output between
+its own lines (`--output-on-failure`): from `Test project <dir>` to its `P% tests passed, F tests
+failed out of T` line, Check's lines are ctest's tests' output, counted by ctest, and are not read
+here (adding them up would count each test twice; `ctest -V` prefixes them with the test's number,
+so they are not Check's lines to begin with).
+
+The lines read all hold one of `Running suite(s):`, `Checks: `, `:P:`, `:F:` or `:E:`, or are
+ctest's `Test project ` and `% tests passed, ` lines.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ _SUMMARY = re.compile(r"^(\d+)%: Checks: (\d+), Failures: (\d+), Errors: (\d+)$"
 # `file:line:kind:tcase:test:iteration: message`; the test is a C identifier (START_TEST's name).
 _TEST = re.compile(r"^.+?:\d+:([PFE]):([^:]*):(\w+):-?\d+: ")
 _TEST_MARKS = (":P:", ":F:", ":E:")
+_CTEST_START = "Test project "
+_CTEST_END = re.compile(r"^\d+% tests passed, \d+ tests? failed out of \d+$")
 MAX_DIGITS = 15  # a count longer than this is no test run's
 
 
@@ -59,9 +68,18 @@ class CheckParser(LineParser):
         self._names_left = 0  # failed tests the last summary counts and no line has named yet
         self._unread: str | None = None
         self._failed_names = FailedNames()
+        self._in_ctest = False  # between ctest's `Test project` line and its closing line
+        self._ctest_runners = 0  # runners printed inside a ctest run: ctest's tests' output
 
     def feed(self, line: str) -> None:
-        if line.startswith(_RUNNING):
+        if line.startswith(_CTEST_START):
+            self._in_ctest = True
+        elif self._in_ctest:
+            if line.startswith(_RUNNING):
+                self._ctest_runners += 1
+            elif "% tests passed, " in line and _CTEST_END.match(line):
+                self._in_ctest = False
+        elif line.startswith(_RUNNING):
             if self._open:
                 self._runner_cut()
             self._open = True
@@ -107,7 +125,15 @@ class CheckParser(LineParser):
                 "killed test program; without fork, a test that crashes takes the runner down)",
                 failed_tests=names,
             )
-        return self._runs.finish(self, self._unread, failed_tests=names)
+        inside = (
+            (
+                f"{self._ctest_runners} Check runner(s) printed inside a ctest run are its tests' output: "
+                "ctest counts them",
+            )
+            if self._ctest_runners
+            else ()
+        )
+        return self._runs.finish(self, self._unread, inside, failed_tests=names)
 
 
 def _percent_passed(checks: int, failed: int) -> int:

@@ -34,7 +34,13 @@ googletest prints a very similar format (`[==========] Running 4 tests from 2 te
 lists no errors apart). Only cmocka's own `Running N test(s).` opens a group, and every other line
 is read only inside one, so a googletest log is left unrecognised, never read with cmocka's counts.
 
-Every line read starts with `[`.
+ctest, running cmocka binaries as a CMake project's tests, prints a failing binary's output between
+its own lines (`--output-on-failure`): from `Test project <dir>` to its `P% tests passed, F tests
+failed out of T` line, cmocka's lines are ctest's tests' output, counted by ctest, and are not read
+here (adding them up would count each test twice; `ctest -V` prefixes them with the test's number,
+so they are not cmocka's lines to begin with).
+
+Every line read starts with `[`, except ctest's `Test project ` and `% tests passed, ` lines.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ _LISTED = re.compile(r"^(\d+) test\(s\), listed below:$")
 _MESSAGE = "--- "  # `[  ERROR   ] --- 0x3 != 0x4`: an assertion's message, not a test
 _GROUP_SETUP, _GROUP_TEARDOWN = "GROUP SETUP", "GROUP TEARDOWN"
 MAX_DIGITS = 15  # a count longer than this is no test run's
+_CTEST_START = "Test project "
+_CTEST_END = re.compile(r"^\d+% tests passed, \d+ tests? failed out of \d+$")
 
 
 @dataclass
@@ -100,9 +108,21 @@ class CmockaParser(LineParser):
         self._unread: str | None = None
         self._teardowns = 0
         self._failed_names = FailedNames()
+        self._in_ctest = False  # between ctest's `Test project` line and its closing line
+        self._ctest_groups = 0  # groups printed inside a ctest run: ctest's tests' output
 
     def feed(self, line: str) -> None:
         if not line.startswith("["):
+            if line.startswith(_CTEST_START):
+                if self._group is not None:
+                    self._close_group(self._group)
+                self._in_ctest = True
+            elif self._in_ctest and "% tests passed, " in line and _CTEST_END.match(line):
+                self._in_ctest = False
+            return
+        if self._in_ctest:
+            if line.startswith(_BANNER) and _START.match(line[len(_BANNER) :]):
+                self._ctest_groups += 1
             return
         if line.startswith(_BANNER):
             self._banner(line[len(_BANNER) :])
@@ -223,12 +243,15 @@ class CmockaParser(LineParser):
     def finish(self) -> Reading | None:
         if self._group is not None:
             self._close_group(self._group)
-        notes = (
-            (f"{self._teardowns} cmocka group teardown(s) failed: counted as 1 failed test each",)
-            if self._teardowns
-            else ()
-        )
-        return self._runs.finish(self, self._unread, notes, self._failed_names.names)
+        notes: list[str] = []
+        if self._teardowns:
+            notes.append(f"{self._teardowns} cmocka group teardown(s) failed: counted as 1 failed test each")
+        if self._ctest_groups:
+            notes.append(
+                f"{self._ctest_groups} cmocka group(s) printed inside a ctest run are its tests' output: "
+                "ctest counts them"
+            )
+        return self._runs.finish(self, self._unread, tuple(notes), self._failed_names.names)
 
 
 PARSER = CmockaParser
