@@ -4,6 +4,7 @@ is not TAP."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from evidence_gate.model import Counts
@@ -296,3 +297,18 @@ def test_a_huge_plan_is_unparsed_not_a_crash() -> None:
     assert reading is not None
     assert reading.counts is None
     assert reading.reason is not None and reading.reason.startswith("a TAP plan no test run has")
+
+
+def test_a_huge_line_in_prove_s_report_is_read_in_linear_time() -> None:
+    """A name padded with a million spaces, a list of a million numbers: each line costs its length."""
+    started = time.monotonic()
+    reading = read(
+        "t/a.t .. \nFailed 1/1 subtests \n\nTest Summary Report\n-------------------\n"
+        f"t/a.t{' ' * 1_000_000}(Wstat: 256 (exited 1) Tests: 1 Failed: 1\n"
+        f"t/a.t (Wstat: 256 (exited 1) Tests: 1 Failed: 1)\n  Failed test:  {'1, ' * 300_000}1\n"
+        "Files=1, Tests=1,  0 wallclock secs\nResult: FAIL\n"
+    )
+    assert time.monotonic() - started < 10
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "prove's summary report says t/a.t failed 1 test(s) but lists more"

@@ -70,7 +70,8 @@ _PROVE_FILES = re.compile(r"^Files=(\d+), Tests=(\d+),")
 _PROVE_RESULT = re.compile(r"^Result: ([A-Z]+)$")
 # prove's `Test Summary Report`: an entry per file with a problem, then its lists and statuses.
 _REPORT_HEADING = "Test Summary Report"
-_REPORT_ENTRY = re.compile(r"^(\S.*?)\s*\(Wstat: .*? Tests: (\d+) Failed: (\d+)\)$")
+_REPORT_WSTAT = " (Wstat: "  # after the file's name and its padding
+_REPORT_ENTRY = re.compile(r"\(Wstat: .*? Tests: (\d+) Failed: (\d+)\)$")
 _REPORT_LIST = re.compile(r"^  (Failed tests?|TODO passed): +(.*)$")
 _REPORT_BROKEN = ("  Non-zero exit status: ", "  Non-zero wait status: ", "  Parse errors: ")
 _REPORT_MORE = " " * 16  # the next line of a wrapped list, or a further parse error
@@ -133,43 +134,53 @@ class _ProveReport:
             self.close()
             self._reading = False
             return False
-        if line.startswith("  "):
-            self._entry_line(line)
-            return True
-        entry = _REPORT_ENTRY.match(line)
+        at = line.find(_REPORT_WSTAT)
+        entry = _REPORT_ENTRY.match(line, at + 1) if at > 0 else None
         if entry:
             self.close()
-            name, tests, failed = entry.groups()
+            tests, failed = entry.groups()
             self._entry = _ReportEntry(
-                name=clip(name), tests=self._number(tests, line), failed=self._number(failed, line)
+                name=clip(line[:at]), tests=self._number(tests, line), failed=self._number(failed, line)
             )
             return True
-        return line.startswith("---")
+        # Any other line passes on to the TAP reader: the report holds no line of a test's.
+        return line.startswith("  ") and self._entry_line(line)
 
-    def _entry_line(self, line: str) -> None:
+    def _entry_line(self, line: str) -> bool:
+        """Whether an indented line is one of the open entry's: a list, a status, or a list's next line."""
         entry = self._entry
         if entry is None:
-            return
-        if entry.listing and line.startswith(_REPORT_MORE):
-            entry.listed += self._listed(line, entry)
-            return
+            return False
+        if line.startswith(_REPORT_MORE) and line.strip():
+            if entry.listing:
+                entry.listed += self._listed(line, entry)
+            return True  # a wrapped list's next line, or a further parse error
         listed = _REPORT_LIST.match(line)
         entry.listing = listed is not None and listed.group(1).startswith("Failed")
         if entry.listing and listed is not None:
             entry.listed += self._listed(listed.group(2), entry)
-        elif line.startswith(_REPORT_BROKEN):
+            return True
+        if line.startswith(_REPORT_BROKEN):
             entry.broken = True
+            return True
+        return listed is not None
 
     def _listed(self, numbers: str, entry: _ReportEntry) -> int:
         """How many test numbers a `Failed tests:` list (or its next line) names: `2, 5-7` names four."""
         count = 0
         for item in numbers.strip().split(", "):
             match = _RANGE.match(item)
-            if not match or any(len(group or "") > MAX_DIGITS for group in match.groups()):
+            digits = match.groups() if match else ()
+            if match is None or any(len(group or "") > MAX_DIGITS for group in digits):
                 self.unread = self.unread or f"prove's failed test list for {entry.name} is not a list of tests"
                 return 0
             first, last = int(match.group(1)), int(match.group(2) or match.group(1))
-            count += last - first + 1 if last >= first else 0
+            if last < first:
+                self.unread = self.unread or f"prove's failed test list for {entry.name} is not a list of tests"
+                return 0
+            count += last - first + 1
+            if entry.listed + count > entry.failed:
+                break  # more than the entry's count already: the mismatch is certain, the rest need not be read
         return count
 
     def _number(self, digits: str, line: str) -> int:
@@ -184,8 +195,9 @@ class _ProveReport:
         if entry is None or not (entry.failed or entry.broken or entry.listed):
             return  # no entry, or one for TODO tests that passed: a file prove reports `ok`
         if entry.listed != entry.failed:
+            listed = "more" if entry.listed > entry.failed else str(entry.listed)
             self.unread = self.unread or (
-                f"prove's summary report says {entry.name} failed {entry.failed} test(s) but lists {entry.listed}"
+                f"prove's summary report says {entry.name} failed {entry.failed} test(s) but lists {listed}"
             )
         if not entry.failed and not entry.tests:
             self.died += 1
