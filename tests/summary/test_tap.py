@@ -259,6 +259,8 @@ def test_prove_without_v_is_unparsed_when_its_report_does_not_hold_together() ->
         "a huge count": PROVE_FAILED.replace("Tests: 6 Failed: 3", "Tests: 6 Failed: " + "9" * 5000),
         "a huge total": PROVE_FAILED.replace("Tests=10", "Tests=" + "9" * 5000),
         "more failed than run": PROVE_FAILED.replace("Tests=10", "Tests=3"),
+        "a failed file with more tests than the run": PROVE_FAILED.replace("Tests: 6 Failed", "Tests: 60 Failed"),
+        "a range that runs backwards": PROVE_FAILED.replace("2, 4-5", "2, 5-4, 9"),
         "a pass with a failed file": PROVE_FAILED.replace("Result: FAIL", "Result: PASS"),
         "a report cut after its header": PROVE_FAILED.split("  Failed tests:")[0] + "Files=3, Tests=10,\n",
     }
