@@ -83,7 +83,7 @@ class CheckParser(LineParser):
             if self._open:
                 self._runner_cut()
             self._open = True
-            self._suites = line
+            self._suites = clip(line)
             self._names_left = 0
         elif "Checks: " in line:
             match = _SUMMARY.match(line)
@@ -97,7 +97,7 @@ class CheckParser(LineParser):
 
     def _runner_cut(self) -> None:
         self._cut += 1
-        self._first_cut = self._first_cut or clip(self._suites)
+        self._first_cut = self._first_cut or self._suites
 
     def _summary(self, line: str, *groups: str) -> None:
         self._open = False
