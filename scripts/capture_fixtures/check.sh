@@ -186,9 +186,9 @@ capture "$out/nofork-crash.log" env CK_FORK=no "./nofork-crash"
 capture "$out/nofork-crash.fork.log" "./nofork-crash"
 capture "$out/minimal.log" env CK_VERBOSITY=minimal "./mixed"
 
-# under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a CMake
-# project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest prints the failing
-# one's check output between its own lines.
+# under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a
+# CMake project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest
+# prints the failing one's check output between its own lines.
 mkdir -p "$work/ctest"
 cat >"$work/ctest/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.13)

@@ -186,9 +186,9 @@ capture "$gtest_out/mixed.log" ./gtest
 capture_tty "$gtest_out/mixed.tty.log" ./gtest
 capture "$gtest_out/success.log" ./gtest-pass
 
-# under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a CMake
-# project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest prints the failing
-# one's cmocka output between its own lines.
+# under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a
+# CMake project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest
+# prints the failing one's cmocka output between its own lines.
 mkdir -p "$work/ctest"
 cat >"$work/ctest/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.13)
