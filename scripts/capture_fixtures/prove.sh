@@ -186,5 +186,74 @@ capture "$out/bail-out.log" prove
 capture "$out/bail-out.verbose.log" prove -v
 capture "$out/bail-out.raw.log" perl t/02-bail.t
 
+# ---------------------------------------------------------------- hidden-skips
+# A failing run whose files prove without -v shows unevenly:
+# 01: 5 tests: 2 ok, 1 not ok, 2 skipped (prove prints `(less 2 skipped subtests: 2 okay)`)
+# 02: 3 tests: 1 ok, 2 skipped; the file passes, so prove prints only `ok`
+# 03: 2 tests: 1 ok, 1 failing TODO (an expected failure); the file passes: `ok`
+# 04: 60 tests, every third one fails: a `Failed tests:` list long enough to wrap
+# 05: plans 3 tests, passes 2, then kills itself with SIGSEGV
+# Truth: 46 passed, 22 failed (21 not ok + 05 dying), 5 skipped (4 skips + 1 expected failure).
+d=$(new_suite hidden-skips)
+cat >"$d/t/01-fail.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 5;
+
+ok(1, 'first');
+is(2 * 2, 5, 'arithmetic');
+SKIP: {
+    skip 'no locale support', 2;
+    ok(0, 'locale one');
+    ok(0, 'locale two');
+}
+ok(1, 'last');
+EOF
+cat >"$d/t/02-skips.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1, 'runs');
+SKIP: {
+    skip 'no network', 2;
+    ok(0, 'fetch');
+    ok(0, 'upload');
+}
+EOF
+cat >"$d/t/03-todo.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 2;
+
+ok(1, 'runs');
+TODO: {
+    local $TODO = 'not written yet';
+    ok(0, 'future feature');
+}
+EOF
+cat >"$d/t/04-many.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 60;
+
+ok($_ % 3, "number $_") for 1 .. 60;
+EOF
+cat >"$d/t/05-signal.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1, 'one');
+ok(1, 'two');
+kill 'SEGV', $$;
+ok(1, 'never reached');
+EOF
+cd "$d"
+capture "$out/hidden-skips.log" prove
+capture_tty "$out/hidden-skips.tty.log" "prove"
+capture "$out/hidden-skips.verbose.log" prove -v
+capture "$out/hidden-skips.quiet.log" prove -Q
+
 prove --version
 perl -MTAP::Formatter::JUnit -e 'print "TAP::Formatter::JUnit $TAP::Formatter::JUnit::VERSION\n"'

@@ -4,6 +4,7 @@ is not TAP."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from evidence_gate.model import Counts
@@ -176,3 +177,140 @@ def test_a_test_printing_dots_does_not_split_its_stream() -> None:
     assert counts("TAP version 13\nok 1 - a\nLoading fixtures ... done\nok 2 - b\n1..2\n") == Counts(
         passed=2, failed=0, skipped=0
     )
+
+
+PROVE_FAILED = (
+    "t/a.t .. \n"
+    "Dubious, test returned 3 (wstat 768, 0x300)\n"
+    "Failed 3/6 subtests \n"
+    "\t(less 1 skipped subtest: 2 okay)\n"
+    "t/b.t .. ok\n"
+    "t/c.t .. skipped: no database\n"
+    "\n"
+    "Test Summary Report\n"
+    "-------------------\n"
+    "t/a.t (Wstat: 768 (exited 3) Tests: 6 Failed: 3)\n"
+    "  Failed tests:  2, 4-5\n"
+    "  Non-zero exit status: 3\n"
+    "Files=3, Tests=10,  0 wallclock secs ( 0.01 usr +  0.00 sys =  0.01 CPU)\n"
+    "Result: FAIL\n"
+)
+
+
+def test_prove_without_v_reads_a_failed_run_and_says_what_it_cannot_see() -> None:
+    reading = read(PROVE_FAILED)
+    assert reading is not None
+    # 10 tests: 3 failed and 1 skipped shown, the skip_all file 1 skipped, the rest passed as prove counts them
+    assert reading.counts == Counts(passed=6, failed=3, skipped=2)
+    assert any("their 4 test(s) are counted as passed" in note for note in reading.notes)
+    assert any("failing TODO test" in note for note in reading.notes)
+    assert not reading.no_count_printed
+
+
+def test_prove_without_v_counts_a_broken_plan_without_failures_as_one_failed() -> None:
+    reading = read(
+        "t/a.t .. \nFailed 1/3 subtests \n\nTest Summary Report\n-------------------\n"
+        "t/a.t (Wstat: 11 (Signal: SEGV) Tests: 2 Failed: 0)\n"
+        "  Non-zero wait status: 11\n"
+        "  Parse errors: Bad plan.  You planned 3 tests but ran 2.\n"
+        "Files=1, Tests=2,  0 wallclock secs\nResult: FAIL\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+
+
+def test_prove_without_v_reads_a_wrapped_failed_list() -> None:
+    numbers = [str(number) for number in range(3, 61, 3)]
+    first, rest = ", ".join(numbers[:11]), ", ".join(numbers[11:])  # as prove wraps it (hidden-skips.log)
+    reading = read(
+        "t/a.t .. \nFailed 20/60 subtests \n\nTest Summary Report\n-------------------\n"
+        "t/a.t (Wstat: 5120 (exited 20) Tests: 60 Failed: 20)\n"
+        f"  Failed tests:  {first}\n{' ' * 16}{rest}\n"
+        "  Non-zero exit status: 20\nFiles=1, Tests=60,  0 wallclock secs\nResult: FAIL\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=40, failed=20, skipped=0)
+
+
+def test_prove_without_v_and_without_failures_prints_no_count_by_design() -> None:
+    reading = read(
+        "t/a.t .. ok\n\nTest Summary Report\n-------------------\n"
+        "t/a.t (Wstat: 0 Tests: 5 Failed: 0)\n  TODO passed:   5\n"
+        "Files=1, Tests=5,  0 wallclock secs\nResult: PASS\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.no_count_printed
+
+
+def test_prove_quiet_shows_no_file_so_every_test_may_hide_a_skip() -> None:
+    quiet = "\n".join(line for line in PROVE_FAILED.splitlines() if " .. " not in line and "(less" not in line)
+    reading = read(quiet.replace("Files=3, Tests=10", "Files=3, Tests=9"))
+    assert reading is not None
+    assert reading.counts == Counts(passed=6, failed=3, skipped=0)
+    assert any("their 9 test(s) are counted as passed" in note for note in reading.notes)
+
+
+def test_prove_without_v_is_unparsed_when_its_report_does_not_hold_together() -> None:
+    cases = {
+        "a list shorter than its count": PROVE_FAILED.replace("2, 4-5", "2, 4"),
+        "a list that is not numbers": PROVE_FAILED.replace("2, 4-5", "2, four"),
+        "a huge range": PROVE_FAILED.replace("2, 4-5", "2, 4-" + "9" * 40),
+        "a huge count": PROVE_FAILED.replace("Tests: 6 Failed: 3", "Tests: 6 Failed: " + "9" * 5000),
+        "a huge total": PROVE_FAILED.replace("Tests=10", "Tests=" + "9" * 5000),
+        "more failed than run": PROVE_FAILED.replace("Tests=10", "Tests=3"),
+        "a failed file with more tests than the run": PROVE_FAILED.replace("Tests: 6 Failed", "Tests: 60 Failed"),
+        "a range that runs backwards": PROVE_FAILED.replace("2, 4-5", "2, 5-4, 9"),
+        "a pass with a failed file": PROVE_FAILED.replace("Result: FAIL", "Result: PASS"),
+        "a report cut after its header": PROVE_FAILED.split("  Failed tests:")[0] + "Files=3, Tests=10,\n",
+    }
+    for case, text in cases.items():
+        reading = read(text)
+        assert reading is not None, case
+        assert reading.counts is None, case
+        assert reading.reason, case
+        assert len(reading.reason) < 400, case
+        assert not reading.no_count_printed, case
+
+
+def test_prove_without_v_with_a_file_that_died_before_its_tests_is_unparsed() -> None:
+    reading = read(
+        "t/a.t .. ok\nt/b.t .. \nDubious, test returned 2 (wstat 512, 0x200)\nFailed 2/2 subtests \n\n"
+        "Test Summary Report\n-------------------\nt/b.t (Wstat: 512 (exited 2) Tests: 0 Failed: 0)\n"
+        "  Non-zero exit status: 2\n  Parse errors: Bad plan.  You planned 2 tests but ran 0.\n"
+        "Files=2, Tests=3,  0 wallclock secs\nResult: FAIL\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "a test file died before any of its tests ran: t/b.t"
+
+
+def test_interleaved_junk_in_prove_s_report_does_not_change_the_count() -> None:
+    noisy = PROVE_FAILED.replace(
+        "  Non-zero exit status: 3\n", "  Non-zero exit status: 3\nsome stray stderr \x01\n    indented junk 1..2\n"
+    )
+    reading = read(noisy)
+    assert reading is not None
+    assert reading.counts == Counts(passed=6, failed=3, skipped=2)
+
+
+def test_a_huge_plan_is_unparsed_not_a_crash() -> None:
+    reading = read("1.." + "9" * 5000 + "\nok 1\n")
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason is not None and reading.reason.startswith("a TAP plan no test run has")
+
+
+def test_a_huge_line_in_prove_s_report_is_read_in_linear_time() -> None:
+    """A name padded with a million spaces, a list of a million numbers: each line costs its length."""
+    started = time.monotonic()
+    reading = read(
+        "t/a.t .. \nFailed 1/1 subtests \n\nTest Summary Report\n-------------------\n"
+        f"t/a.t{' ' * 1_000_000}(Wstat: 256 (exited 1) Tests: 1 Failed: 1\n"
+        f"t/a.t (Wstat: 256 (exited 1) Tests: 1 Failed: 1)\n  Failed test:  {'1, ' * 300_000}1\n"
+        "Files=1, Tests=1,  0 wallclock secs\nResult: FAIL\n"
+    )
+    assert time.monotonic() - started < 10
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "prove's summary report says t/a.t failed 1 test(s) but lists more"

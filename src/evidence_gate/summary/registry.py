@@ -40,6 +40,8 @@ LINE_PARSERS: dict[str, str] = {
     "minitest": "minitest",
     "phpunit": "phpunit",
     "ctest": "ctest",
+    "check": "check",
+    "cmocka": "cmocka",
     "maven": "maven",
     "gradle": "gradle",
     "xcodebuild": "xcodebuild",

@@ -21,14 +21,34 @@ tests: the reading is unparsed, "the run bailed out: <reason>", never a count. S
 by prove's `t/file.t .. ` lines, `TAP version` lines, and a plan or a test number 1 that starts
 over.
 
-prove without `-v` prints no TAP, only `Files=N, Tests=T` and `Result:`, and `Tests=T` counts
-passed, skipped and TODO tests alike; such a run is read only when T is 0, and is otherwise
-unparsed with the reason. With `-v` the number of TAP test lines read must equal T.
+With `-v` the number of TAP test lines read must equal prove's `Files=N, Tests=T`.
+
+prove without `-v` prints no TAP. `Tests=T` counts every test line, passed, skipped and TODO alike,
+and prove tells more only of the files that failed: `Failed 1/5 subtests`, `(less 2 skipped
+subtests: 2 okay)`, and in its `Test Summary Report` an entry `t/x.t (Wstat: 256 (exited 1) Tests: 5
+Failed: 1)` with the `Failed tests:  2, 5-7` list (checked against `Failed:`) and a `Non-zero exit
+status`, `Non-zero wait status` or `Parse errors:` line for a file that died or broke its plan. Of a
+file it reports `ok` it shows no skipped test, and of any file no failing TODO test. So:
+
+- when a file failed, the counts are read: failed is the report's `Failed:` numbers plus one per
+  file that broke its plan or died without a failed test (as with `-v`); skipped is the `(less N
+  skipped ...)` numbers plus the `skipped:` files; passed is T minus the failed and skipped tests
+  shown. The run failed whatever the rest holds; the notes say how many tests prove showed nothing
+  of (those of the files it reports `ok`, or every file's under `prove -Q`), counted as passed as
+  prove counts them though some may have been skipped, and that a failing TODO test (skipped with
+  `-v`) is counted as passed too;
+- when no file failed and T is 0 (no test file, or only `skipped:` files), the counts are read;
+- when no file failed and T is more, the totals cannot tell passed from skipped (a run that skipped
+  every test reads like one that passed them all): unparsed with the reason, as a runner that by
+  design printed no count, so a report of the same run may stand for it;
+- a file that died before printing any test line (`Tests: 0` with a broken plan) makes the reading
+  unparsed, as with `-v`; so does a report that contradicts itself or prove's `Result:`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
@@ -48,10 +68,22 @@ _PROVE_VERDICT = re.compile(r"^(?:ok\b|skipped:|Dubious, |Failed \d+/\d+ subtest
 _PROVE_FAILED = re.compile(r"^(?:Dubious, test returned |Failed \d+/\d+ subtests|No subtests run)")
 _PROVE_FILES = re.compile(r"^Files=(\d+), Tests=(\d+),")
 _PROVE_RESULT = re.compile(r"^Result: ([A-Z]+)$")
+# prove's `Test Summary Report`: an entry per file with a problem, then its lists and statuses.
+_REPORT_HEADING = "Test Summary Report"
+_REPORT_WSTAT = " (Wstat: "  # after the file's name and its padding
+_REPORT_ENTRY = re.compile(r"\(Wstat: .*? Tests: (\d+) Failed: (\d+)\)$")
+_REPORT_LIST = re.compile(r"^  (Failed tests?|TODO passed): +(.*)$")
+_REPORT_BROKEN = ("  Non-zero exit status: ", "  Non-zero wait status: ", "  Parse errors: ")
+_REPORT_MORE = " " * 16  # the next line of a wrapped list, or a further parse error
+_LESS_SKIPPED = re.compile(r"^\t\(less (\d+) skipped subtests?: \d+ okay\)$")
+_RANGE = re.compile(r"^(\d{1,15})(?:-(\d{1,15}))?$")  # a test number or a range; longer is no test's
+MAX_DIGITS = 15  # a count longer than this is no test run's
 
 # First characters of the lines read: indentation, `ok`, `not ok`, a plan, `Bail out!`, `TAP version`,
 # and prove's `Files=`, `Failed`, `Result:`, `Dubious`, `No subtests run`, `[12:00:00]`. prove's file
-# lines (`name .. `) can start with anything and are caught by their dots.
+# lines (`name .. `) can start with anything and are caught by their dots. The lines of prove's account
+# of failed files (`\t(less 2 skipped subtests: 3 okay)`, its summary report's `name (Wstat: ...`) are
+# `_ProveReport`'s, which sees every line first.
 _MAY_START = frozenset(" on1BTFRDN[")
 
 _PASSED = Counts(passed=1, failed=0, skipped=0)
@@ -59,18 +91,136 @@ _FAILED = Counts(passed=0, failed=1, skipped=0)
 _SKIPPED = Counts(passed=0, failed=0, skipped=1)
 
 
+@dataclass
+class _ReportEntry:
+    """One file's entry in prove's `Test Summary Report`."""
+
+    name: str
+    tests: int  # `Tests: N`: the TAP test lines the file printed
+    failed: int  # `Failed: N`: its `not ok` tests, TODO tests left out
+    listed: int = 0  # the test numbers of its `Failed tests:` list
+    broken: bool = False  # a non-zero exit or wait status, or a parse error (a broken plan)
+    listing: bool = False  # the last line was its `Failed tests:` list, which a 16-space line continues
+
+
+class _ProveReport:
+    """What prove prints about failed files without -v: each `(less N skipped subtests: M okay)` line and the
+    entries of its `Test Summary Report`, added up over the files (and over several prove runs)."""
+
+    def __init__(self) -> None:
+        self.failed = 0  # `not ok` tests of all entries
+        self.errors = 0  # broken files without a `not ok` test: one failed test each
+        self.failing_tests = 0  # the tests of failed or broken files, whose skips prove shows
+        self.shown_skipped = 0
+        self.died = 0  # broken files that printed no test line
+        self.first_died = ""
+        self.unread: str | None = None
+        self._reading = False  # between `Test Summary Report` and `Files=`
+        self._entry: _ReportEntry | None = None
+
+    @property
+    def reading(self) -> bool:
+        """Between the report's heading and prove's `Files=` line, where every line may be the report's."""
+        return self._reading
+
+    def feed(self, line: str) -> bool:
+        """Whether the line was the report's (or a `(less ...)` line), so the TAP reader can pass it by."""
+        if line.startswith("\t(less "):
+            less = _LESS_SKIPPED.match(line)
+            if less:
+                self.shown_skipped += self._number(less.group(1), line)
+            return True
+        if line == _REPORT_HEADING:
+            self.close()
+            self._reading = True
+            return True
+        if not self._reading:
+            return False
+        if line.startswith("Files="):
+            self.close()
+            self._reading = False
+            return False
+        at = line.find(_REPORT_WSTAT)
+        entry = _REPORT_ENTRY.match(line, at + 1) if at > 0 else None
+        if entry:
+            self.close()
+            tests, failed = entry.groups()
+            self._entry = _ReportEntry(
+                name=clip(line[:at]), tests=self._number(tests, line), failed=self._number(failed, line)
+            )
+            return True
+        # Any other line passes on to the TAP reader: the report holds no line of a test's.
+        return line.startswith("  ") and self._entry_line(line)
+
+    def _entry_line(self, line: str) -> bool:
+        """Whether an indented line is one of the open entry's: a list, a status, or a list's next line."""
+        entry = self._entry
+        if entry is None:
+            return False
+        if line.startswith(_REPORT_MORE) and line.strip():
+            if entry.listing:
+                entry.listed += self._listed(line, entry)
+            return True  # a wrapped list's next line, or a further parse error
+        listed = _REPORT_LIST.match(line)
+        entry.listing = listed is not None and listed.group(1).startswith("Failed")
+        if entry.listing and listed is not None:
+            entry.listed += self._listed(listed.group(2), entry)
+            return True
+        if line.startswith(_REPORT_BROKEN):
+            entry.broken = True
+            return True
+        return listed is not None
+
+    def _listed(self, numbers: str, entry: _ReportEntry) -> int:
+        """How many test numbers a `Failed tests:` list (or its next line) names: `2, 5-7` names four."""
+        count = 0
+        for item in numbers.strip().split(", "):
+            match = _RANGE.match(item)
+            first, last = (int(match.group(1)), int(match.group(2) or match.group(1))) if match else (0, -1)
+            if last < first:  # not a number or a range, or a range that runs backwards
+                self.unread = self.unread or f"prove's failed test list for {entry.name} is not a list of tests"
+                return 0
+            count += last - first + 1
+            if entry.listed + count > entry.failed:
+                break  # more than the entry's count already: the mismatch is certain, the rest need not be read
+        return count
+
+    def _number(self, digits: str, line: str) -> int:
+        if len(digits) > MAX_DIGITS:
+            self.unread = self.unread or f"prove's output holds a count no test run has: {clip(line)}"
+            return 0
+        return int(digits)
+
+    def close(self) -> None:
+        """Ends the entry read last: a file with failed tests or a broken plan adds its counts."""
+        entry, self._entry = self._entry, None
+        if entry is None or not (entry.failed or entry.broken or entry.listed):
+            return  # no entry, or one for TODO tests that passed: a file prove reports `ok`
+        if entry.listed != entry.failed:
+            listed = "more" if entry.listed > entry.failed else str(entry.listed)
+            self.unread = self.unread or (
+                f"prove's summary report says {entry.name} failed {entry.failed} test(s) but lists {listed}"
+            )
+        if not entry.failed and not entry.tests:
+            self.died += 1
+            self.first_died = self.first_died or entry.name
+        self.failed += entry.failed
+        self.errors += 0 if entry.failed else 1
+        self.failing_tests += entry.tests
+
+
 class TapParser(LineParser):
     """Reads TAP streams line by line; the state is one stream's and one flag pair per nesting depth."""
 
     name: ClassVar[str] = "tap"
     trusts: ClassVar[str] = (
-        "TAP `ok`/`not ok` lines with their SKIP/TODO directives, checked against each stream's plan; "
-        "prove's `Files=N, Tests=T` only as a cross-check (and alone only when T is 0); a bail-out makes the "
-        "run unparsed"
+        "TAP `ok`/`not ok` lines with their SKIP/TODO directives, checked against each stream's plan and prove's "
+        "`Files=N, Tests=T`; without -v, prove's `Tests=T` with its summary report's failed files and shown "
+        "skips, only when a file failed or T is 0; a bail-out makes the run unparsed"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="onB1TFRDN[ ",
-        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[TFRDN\[]",
+        starts="onB1TFRDN[ \t",
+        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[TFRDN\[]|\t\(less ",
         holds=(" ..",),  # prove's `t/file.t .. ` lines
     )
 
@@ -84,6 +234,10 @@ class TapParser(LineParser):
         self._first_died = ""
         self._prove_tests: int | None = None
         self._prove_result: str | None = None
+        self._prove_files_shown = False  # prove printed a line per file (not -Q)
+        self._skip_all_files = 0
+        self._report = _ProveReport()
+        self._unread: str | None = None
         self._yaml_indent: int | None = None
         self._last_test_indent = -1
         self._new_stream()
@@ -119,9 +273,12 @@ class TapParser(LineParser):
 
     @property
     def wants_every_line(self) -> bool:
-        return self._yaml_indent is not None  # inside a YAML block, and the line that ends it
+        # Inside a YAML block (and the line that ends it), and inside prove's Test Summary Report.
+        return self._yaml_indent is not None or self._report.reading
 
     def feed(self, line: str) -> None:
+        if self._report.feed(line):
+            return
         if line[:1] not in _MAY_START and " .." not in line:
             self._yaml_indent = None  # an unindented line ends any YAML block, and is nothing of TAP's
             return
@@ -213,6 +370,9 @@ class TapParser(LineParser):
         self._recognised = True
         if self._plan is not None or self._skip_all:
             self._close_stream()  # a second plan: the next stream of a concatenated log
+        if len(match.group(1)) > MAX_DIGITS:
+            self._unread = self._unread or f"a TAP plan no test run has: {clip(stripped)}"
+            return True
         planned, comment = int(match.group(1)), match.group(2) or ""
         self._plan = planned
         if planned == 0 and comment.lower().startswith("skip"):
@@ -223,6 +383,7 @@ class TapParser(LineParser):
     def _mark_skip_all(self) -> None:
         if not self._skip_all:
             self._skip_all = True
+            self._skip_all_files += 1
             self._total = self._total + _SKIPPED
 
     def _harness_line(self, line: str) -> None:
@@ -258,6 +419,7 @@ class TapParser(LineParser):
             self._bailed = clip(reason) or "no reason given"
 
     def _prove_file(self, name: str, verdict: str) -> None:
+        self._prove_files_shown = True
         if name != self._file:
             self._close_stream()
             self._file = name
@@ -274,6 +436,9 @@ class TapParser(LineParser):
         if files:
             self._close_stream()
             self._recognised = True
+            if any(len(group) > MAX_DIGITS for group in files.groups()):
+                self._unread = self._unread or f"prove's output holds a count no test run has: {clip(line)}"
+                return
             self._prove_tests = (self._prove_tests or 0) + int(files.group(2))
             return
         result = _PROVE_RESULT.match(line)
@@ -282,21 +447,19 @@ class TapParser(LineParser):
 
     def finish(self) -> Reading | None:
         self._close_stream()
+        self._report.close()
         if not self._recognised:
             return None
+        if self._unread is not None:
+            return self.reading(None, self._unread)
         if self._bailed is not None:
             return self.reading(None, f"the run bailed out: {self._bailed} (the tests after it never ran)")
+        if self._prove_tests is not None and not self._tap_tests:
+            return self._without_tap(self._prove_tests)
         if self._died_before_tests:
             more = f" (and {self._died_before_tests - 1} more)" if self._died_before_tests > 1 else ""
             return self.reading(None, f"a test file died before any of its tests ran: {self._first_died}{more}")
         if self._prove_tests is not None and self._prove_tests != self._tap_tests:
-            if not self._tap_tests:
-                return self.reading(
-                    None,
-                    f"prove without -v prints no TAP: its `Tests={self._prove_tests}` counts passed, skipped and "
-                    "TODO tests together (run `prove -v` for counts)",
-                    no_count_printed=True,
-                )
             return self.reading(
                 None,
                 f"prove says `Tests={self._prove_tests}` but the log shows {self._tap_tests} TAP test lines "
@@ -308,6 +471,52 @@ class TapParser(LineParser):
         if self._errors:
             notes.append(f"{self._errors} TAP stream(s) broke their plan or died: counted as 1 failed each")
         return self.reading(self._total, notes=tuple(notes))
+
+    def _without_tap(self, total: int) -> Reading:
+        """prove without -v: its `Tests=T` and its account of the failed files, which suffice for counts only
+        when a file failed (see the module's docstring)."""
+        report = self._report
+        if report.unread is not None:
+            return self.reading(None, report.unread)
+        if report.died:
+            more = f" (and {report.died - 1} more)" if report.died > 1 else ""
+            return self.reading(None, f"a test file died before any of its tests ran: {report.first_died}{more}")
+        failed = report.failed + report.errors
+        skipped = report.shown_skipped + self._skip_all_files
+        if not failed:
+            if self._prove_result == "FAIL":
+                return self.reading(None, "prove says `Result: FAIL` but its summary report names no failed file")
+            if not total:
+                return self.reading(Counts(passed=0, failed=0, skipped=skipped))
+            return self.reading(
+                None,
+                f"prove without -v prints no TAP: its `Tests={total}` counts passed, skipped and TODO tests "
+                "together, and it shows skipped tests only for files that failed (run `prove -v` for counts)",
+                no_count_printed=True,
+            )
+        if self._prove_result == "PASS":
+            return self.reading(None, "prove says `Result: PASS` but its summary report names failed files")
+        passed = total - report.failed - report.shown_skipped
+        if passed < 0 or report.failing_tests > total:
+            return self.reading(None, f"prove's account of its failed files counts more tests than its `Tests={total}`")
+        unseen = total - report.failing_tests if self._prove_files_shown else total
+        notes = [
+            f"prove without -v: `Tests={total}`, with {report.failed} failed test(s) from its summary report and "
+            f"{report.shown_skipped} skipped test(s) it shows"
+        ]
+        if report.errors:
+            notes.append(f"{report.errors} TAP stream(s) broke their plan or died: counted as 1 failed each")
+        if unseen:
+            where = "files it reports `ok`" if self._prove_files_shown else "files (prove -Q shows no file's)"
+            notes.append(
+                f"prove without -v shows no skipped test of the {where}: their {unseen} test(s) are counted as "
+                "passed, as prove counts them, though some may have been skipped (run `prove -v` to tell)"
+            )
+        notes.append(
+            "a failing TODO test (an expected failure, skipped with -v) is not shown without -v: any is counted "
+            "as passed, as prove counts it"
+        )
+        return self.reading(Counts(passed=passed, failed=failed, skipped=skipped), notes=tuple(notes))
 
 
 def _outcome(*, failed: bool, kind: str) -> Counts:
