@@ -55,18 +55,29 @@ WHITESPACE = (
 class LineFilter:
     """The lines a parser can learn anything from; every other line, fed to it, would change nothing.
 
-    The log reader feeds a parser only these lines (see `line_scan`), so that the bulk of a large log
-    (a test's output, a passing test's line a parser does not count) never reaches Python code. A
-    line is the parser's when its first character is one of `starts` ("\n" for a blank line) and,
-    when `pattern` is set, that regular expression (ASCII only) matches from the line's start
-    (`$` is the line's end); or when it holds one of `holds` anywhere. What a parser needs beyond
-    that, whatever the line (the line after a header, every line of an open block), it asks for with
-    `LineParser.wants_every_line`.
+        The log reader feeds a parser only these lines (see `line_scan`), so that the bulk of a large log
+        (a test's output, a passing test's line a parser does not count) never reaches Python code. A
+        line is the parser's when its first character is one of `starts` ("\n" for a blank line; any
+    symbol too with `starts_with_symbol`) and,
+        when `pattern` is set, that regular expression (ASCII only) matches from the line's start
+        (`$` is the line's end); or when it holds one of `holds` anywhere. What a parser needs beyond
+        that, whatever the line (the line after a header, every line of an open block), it asks for with
+        `LineParser.wants_every_line`.
     """
 
     starts: str
+    # Any character that is neither a word character nor white space (`[^\w\s]`: punctuation, a
+    # symbol, a zero-width space) may start the line too.
+    starts_with_symbol: bool = False
     pattern: str | None = None
     holds: tuple[str, ...] = ()
+    # Line starts whose presence, anywhere in the log, is all the parser needs of them: it is told once,
+    # by `LineParser.flag`, instead of being fed every such line (`go test -v`'s `=== RUN ` lines).
+    flags: tuple[str, ...] = ()
+    # Patterns of lines the parser only counts (`go test -v`'s passed tests): never fed, they are
+    # counted in C between the lines it is fed, and the count handed over by `LineParser.tally`
+    # before its next line. A pattern must match a line whole, from its start, and not past its end.
+    tallies: tuple[str, ...] = ()
 
 
 class LineParser(ABC):
@@ -80,6 +91,16 @@ class LineParser(ABC):
     name: ClassVar[str]
     trusts: ClassVar[str]
     reads: ClassVar[LineFilter | None] = None
+
+    def flag(self, start: str) -> None:
+        """A line of the log starts with `start`, one of the `flags` of `reads` (a parser that names
+        flags overrides this)."""
+        raise NotImplementedError(f"{self.name} names no flags")
+
+    def tally(self, pattern: str, count: int) -> None:
+        """`count` more lines of one of the `tallies` of `reads` (a parser that names tallies
+        overrides this)."""
+        raise NotImplementedError(f"{self.name} names no tallies")
 
     @property
     def wants_every_line(self) -> bool:

@@ -51,10 +51,35 @@ def feed_every_line(text: TextIO, parsers: Sequence[LineParser]) -> None:
 
 @dataclass(frozen=True)
 class _Target:
-    """A parser a line's first character may concern, and its pattern's test (None: the character suffices)."""
+    """A parser a line's first character may concern, its pattern's test (None: the character
+    suffices), and whether it can ever ask for every line (asked after each line fed, if so)."""
 
     parser: LineParser
     match: Callable[[str, int], object] | None
+    follows: bool
+    tally: _Tally | None
+
+
+class _Tally:
+    """A parser's counted lines (`LineFilter.tallies`) between the lines it is fed: counted in C, by
+    one search per pattern over each stretch, and handed over before its next line."""
+
+    def __init__(self, parser: LineParser, patterns: tuple[str, ...]) -> None:
+        self.parser = parser
+        self.patterns = tuple((pattern, _tally_pattern(pattern)) for pattern in patterns)
+        self.since = 1  # where the stretch not yet counted starts, in the block being read
+
+    def upto(self, text: str, stop: int) -> None:
+        if stop > self.since:
+            for pattern, compiled in self.patterns:
+                if count := len(compiled(text, self.since - 1, stop)):
+                    self.parser.tally(pattern, count)
+        self.since = stop
+
+
+@functools.cache
+def _tally_pattern(pattern: str) -> Callable[[str, int, int], list[str]]:
+    return re.compile(f"\n(?:{pattern})", re.MULTILINE).findall
 
 
 @dataclass(frozen=True)
@@ -72,30 +97,46 @@ class _Filters:
 
     lines: Callable[[str], Iterator[re.Match[str]]]
     by_first: dict[str, tuple[_Rule, ...]]
+    by_symbol: tuple[_Rule, ...]  # the rules of the filters that take any symbol first
     holds: dict[str, tuple[int, ...]]
+
+    def rules(self, first: str) -> tuple[_Rule, ...]:
+        """The rules for a line starting with `first`."""
+        if not self.by_symbol or not _SYMBOL.match(first):
+            return self.by_first.get(first, ())
+        named = self.by_first.get(first, ())
+        return named + tuple(rule for rule in self.by_symbol if rule not in named)
+
+
+_SYMBOL = re.compile(r"[^\w\s]")
 
 
 @functools.cache
 def _compiled(filters: tuple[LineFilter, ...]) -> _Filters:
     by_first: dict[str, list[_Rule]] = {}
+    by_symbol: list[_Rule] = []
     branches: list[str] = []
     holds: dict[str, list[int]] = {}
     for index, wanted in enumerate(filters):
-        lead = _class_of(wanted.starts)
+        lead = _lead(wanted.starts, symbol=wanted.starts_with_symbol)
         match = None
         if wanted.pattern is not None:
             match = re.compile(wanted.pattern, re.MULTILINE).match
             branches.append(f"(?={lead})(?:{wanted.pattern})")
         else:
             branches.append(lead)
+        rule = _Rule(index, match)
         for first in set(wanted.starts):
-            by_first.setdefault(first, []).append(_Rule(index, match))
+            by_first.setdefault(first, []).append(rule)
+        if wanted.starts_with_symbol:
+            by_symbol.append(rule)
         for needle in wanted.holds:
             holds.setdefault(needle, []).append(index)
-    firsts = _class_of("".join(by_first))
+    firsts = _lead("".join(by_first), symbol=bool(by_symbol))
     return _Filters(
         lines=re.compile(f"\n(?={firsts})(?={'|'.join(branches)})", re.MULTILINE).finditer,
         by_first={first: tuple(rules) for first, rules in by_first.items()},
+        by_symbol=tuple(by_symbol),
         holds={needle: tuple(indexes) for needle, indexes in _widest(holds).items()},
     )
 
@@ -126,40 +167,92 @@ class LineScan:
             filters.append(parser.reads)
         compiled = _compiled(tuple(filters))
         self._lines = compiled.lines
-        self._by_first = {
-            first: tuple(_Target(parsers[rule.parser], rule.match) for rule in rules)
-            for first, rules in compiled.by_first.items()
-        }
+        self._compiled = compiled
+        self._targets: dict[str, tuple[_Target, ...]] = {}
         self._holds = {needle: [parsers[index] for index in indexes] for needle, indexes in compiled.holds.items()}
+        self._flags: dict[str, list[LineParser]] = {}
+        for parser, wanted in zip(parsers, filters, strict=True):
+            for flag in wanted.flags:
+                self._flags.setdefault(flag, []).append(parser)
+        self._tallies = {
+            parser: _Tally(parser, wanted.tallies)
+            for parser, wanted in zip(parsers, filters, strict=True)
+            if wanted.tallies
+        }
         self._followers = [parser for parser in parsers if parser.wants_every_line]
 
     def feed_block(self, text: str) -> None:
         """Whole lines, each ending with a newline, without carriage returns or colours."""
         text = "\n" + text  # every line start follows a newline
+        if self._flags:
+            self._flag(text)
+        for tally in self._tallies.values():
+            tally.since = 1
         held = self._held(text) if self._holds else None
         starts: Iterator[int] | list[int] = (match.end() for match in self._lines(text))
         if held:
             starts = sorted(held.keys() | set(starts))
         position = 1
-        no_targets: tuple[_Target, ...] = ()
+        followers = self._followers
         for start in starts:
-            if self._followers and start > position:
+            if followers and start > position:
                 self._follow(text, position, start)
             end = text.index("\n", start)
             line = text[start:end]
+            first = text[start]
+            targets = self._targets.get(first) or self._targets_for(first)
+            if not (followers or held):
+                for target in targets:  # the common case: the line goes to the parsers its filter names
+                    if target.match is None or target.match(text, start):
+                        if target.tally is None:
+                            target.parser.feed(line)
+                        else:
+                            self._give(target.parser, text, start, line)
+                        if target.follows and target.parser.wants_every_line:
+                            followers.append(target.parser)
+                position = end + 1
+                continue
             fed: list[LineParser] = []
-            for target in self._by_first.get(text[start], no_targets):
+            for target in targets:
                 if target.match is None or target.match(text, start):
-                    target.parser.feed(line)
+                    self._give(target.parser, text, start, line)
                     fed.append(target.parser)
-            for parser in (*(held.get(start, ()) if held else ()), *self._followers):
+            for parser in (*(held.get(start, ()) if held else ()), *followers):
                 if parser not in fed:
-                    parser.feed(line)
+                    self._give(parser, text, start, line)
                     fed.append(parser)
             self._update_followers(fed)
             position = end + 1
-        if self._followers:
+        if followers:
             self._follow(text, position, len(text))
+        for tally in self._tallies.values():
+            tally.upto(text, len(text))
+
+    def _give(self, parser: LineParser, text: str, start: int, line: str) -> None:
+        """One line to a parser, after the lines it counts that come before it."""
+        tally = self._tallies.get(parser)
+        if tally is not None:
+            tally.upto(text, start)
+            tally.since = start + len(line) + 1
+        parser.feed(line)
+
+    def _targets_for(self, first: str) -> tuple[_Target, ...]:
+        rules = self._compiled.rules(first)
+        parsers = [self.parsers[rule.parser] for rule in rules]
+        targets = tuple(
+            _Target(parser, rule.match, _may_follow(parser), self._tallies.get(parser))
+            for parser, rule in zip(parsers, rules, strict=True)
+        )
+        self._targets[first] = targets
+        return targets
+
+    def _flag(self, text: str) -> None:
+        """Tell each parser, once, of a flag line its filter names (see `LineFilter.flags`)."""
+        for flag, parsers in tuple(self._flags.items()):
+            if "\n" + flag in text:
+                for parser in parsers:
+                    parser.flag(flag)
+                del self._flags[flag]
 
     def feed_lines(self, text: str) -> None:
         """Whole lines the reference way (a block with redraws); then each parser's wish is asked anew."""
@@ -186,7 +279,7 @@ class LineScan:
             end = text.index("\n", position)
             line = text[position:end]
             for parser in tuple(followers):
-                parser.feed(line)
+                self._give(parser, text, position, line)
                 if not parser.wants_every_line:
                     followers.remove(parser)
             position = end + 1
@@ -201,8 +294,17 @@ class LineScan:
                 followers.remove(parser)
 
 
-def _class_of(characters: str) -> str:
-    return "[" + "".join(re.escape(character) for character in sorted(set(characters))) + "]"
+def _may_follow(parser: LineParser) -> bool:
+    """Whether the parser's class can ever ask for every line (it overrides `wants_every_line`)."""
+    return type(parser).wants_every_line is not LineParser.wants_every_line
+
+
+def _lead(characters: str, *, symbol: bool) -> str:
+    """A pattern for a line's first character: one of `characters`, or any symbol with `symbol`."""
+    named = "[" + "".join(re.escape(character) for character in sorted(set(characters))) + "]"
+    if not symbol:
+        return named
+    return f"(?:{named}|{_SYMBOL.pattern})" if characters else _SYMBOL.pattern
 
 
 def feed_log(handle: BinaryIO, encoding: str, parsers: Sequence[LineParser]) -> None:

@@ -61,7 +61,6 @@ class CheckParser(LineParser):
     reads: ClassVar[LineFilter] = LineFilter(
         starts="TR0123456789",
         pattern=r"Test project |Running suite\(s\):|[0-9]+%: Checks: |[0-9]+% tests passed, ",
-        holds=(":F:", ":E:"),  # a failed test's line, named after the summary
     )
 
     def __init__(self) -> None:
@@ -75,6 +74,10 @@ class CheckParser(LineParser):
         self._failed_names = FailedNames()
         self._in_ctest = False  # between ctest's `Test project` line and its closing line
         self._ctest_runners = 0  # runners printed inside a ctest run: ctest's tests' output
+
+    @property
+    def wants_every_line(self) -> bool:
+        return self._names_left > 0  # the failed tests' lines after a summary, which name them
 
     def feed(self, line: str) -> None:
         if line.startswith(_CTEST_START):

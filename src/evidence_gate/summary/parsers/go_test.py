@@ -33,6 +33,10 @@ from evidence_gate.summary.base import WHITESPACE, ZERO, FailedNames, LineFilter
 _PACKAGE_PREFIXES = ("ok  \t", "FAIL\t", "?   \t")
 _PACKAGE = re.compile(r"^(ok|FAIL|\?) *\t(\S+)(\t.*| \[\w+ failed\])$")
 _RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): (\S.*) \(\d[\d.]*\s?s(?:econds)?\)$")
+# `_RESULT`'s passed and skipped lines, as a pattern over a block of lines (white space but a newline).
+_PASSED_LINE, _SKIPPED_LINE = (
+    rf"[^\S\n]*--- {word}: \S[^\n]* \(\d[\d.]*[^\S\n]?s(?:econds)?\)$" for word in ("PASS", "SKIP")
+)
 _NO_TESTS = ("[no test files]", "[no tests to run]")
 # `FAIL\t<pkg> [build failed]` (or `[setup failed]`): a package that ran no test.
 BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
@@ -95,13 +99,15 @@ class GoTestParser(LineParser):
         "failed to build makes the run unparsed"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="oF?#={" + WHITESPACE + "-",
-        pattern=r'ok  \t|FAIL\t|\?   \t|# |=== RUN |\s*--- (?:PASS|FAIL|SKIP): |\{"',
+        starts="oF?#{" + WHITESPACE + "-",
+        pattern=r'ok  \t|FAIL\t|\?   \t|# |\s*--- (?!PASS: |SKIP: )|\{"',
+        flags=("=== RUN ",),  # only whether the log has one: `go test -v`
+        tallies=(_PASSED_LINE, _SKIPPED_LINE),  # counted, not read: the bulk of a `-v` log
     )
 
     def __init__(self) -> None:
         self._total = ZERO
-        self._pending = ZERO  # results since the last package line
+        self._pending = [0, 0, 0]  # passed, failed and skipped results since the last package line
         self._verbose = False
         self._json = False
         self._packages = 0
@@ -114,8 +120,16 @@ class GoTestParser(LineParser):
     def wants_every_line(self) -> bool:
         return self._build_failures.awaits_error  # the first error line under a `# <pkg>` header
 
+    def flag(self, start: str) -> None:
+        self._verbose = True  # `=== RUN ` lines: `go test -v`
+
+    def tally(self, pattern: str, count: int) -> None:
+        self._verbose = True
+        self._pending[0 if pattern == _PASSED_LINE else 2] += count
+
     def feed(self, line: str) -> None:
-        self._build_failures.feed(line)
+        if self._build_failures.awaits_error or line.startswith(("FAIL\t", "# ")):
+            self._build_failures.feed(line)
         if line.startswith(_PACKAGE_PREFIXES):
             self._package(line)
         elif "--- " in line:
@@ -131,7 +145,8 @@ class GoTestParser(LineParser):
             return
         word, _, rest = match.groups()
         self._packages += 1
-        pending, self._pending = self._pending, ZERO
+        (passed, failed, skipped), self._pending = self._pending, [0, 0, 0]
+        pending = Counts(passed=passed, failed=failed, skipped=skipped)
         if word == "FAIL" and not pending.failed and not rest.endswith(" failed]"):
             # The package's tests ran and it failed without a failing test line: a panic in TestMain
             # or a timeout. One error.
@@ -147,20 +162,20 @@ class GoTestParser(LineParser):
         word, test = match.groups()
         if word == "PASS":
             self._verbose = True
-            self._pending = self._pending + Counts(passed=1, failed=0, skipped=0)
+            self._pending[0] += 1
         elif word == "SKIP":
             self._verbose = True
-            self._pending = self._pending + Counts(passed=0, failed=0, skipped=1)
+            self._pending[2] += 1
         else:
             self._failing_listed += 1
             self._failed_names.add(test)
-            self._pending = self._pending + Counts(passed=0, failed=1, skipped=0)
+            self._pending[1] += 1
 
     def finish(self) -> Reading | None:
         if self._json or not (self._packages or self._verbose):
             return None
         named = self._failed_names.names
-        if self._pending != ZERO:
+        if any(self._pending):
             return self.reading(
                 None,
                 "the output ends before the `ok`/`FAIL` line of the package whose tests it shows last "

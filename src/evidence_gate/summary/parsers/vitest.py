@@ -60,9 +60,10 @@ class VitestParser(LineParser):
         "the reading unparsed."
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts=" N",
-        pattern=r" RUN  | FAIL  |No test files found",
-        holds=("Test Files  ", "Failed Suites", "(0 test"),
+        starts=" NT",
+        starts_with_symbol=True,  # a test file's line, after its marker: `<marker> broken.test.js (0 test)`
+        pattern=r" RUN  | FAIL  |No test files found| *Test Files  | *[^\w\s] [^\n]*\(0 tests?\)$",
+        holds=("Failed Suites",),
     )
 
     def __init__(self) -> None:

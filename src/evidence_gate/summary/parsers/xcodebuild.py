@@ -32,7 +32,7 @@ import re
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, clip, name_key
+from evidence_gate.summary.base import WHITESPACE, ZERO, LineFilter, LineParser, Reading, clip, name_key
 
 _SUITE = re.compile(r"^Test Suite '(.+)' (started|passed|failed) at ")
 _ROOTS = ("All tests", "Selected tests")
@@ -80,9 +80,13 @@ class XcodebuildParser(LineParser):
         "`Test run with N tests` line with its per-test failed/skipped/known-issue lines"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="TR",
-        pattern=r"Test |Restarting after unexpected exit",
-        holds=("Executed ", "Test ", "Expected failure in ", "FAILED", "SUCCEEDED", "build failed", "error: "),
+        starts="TRE*" + WHITESPACE,
+        starts_with_symbol=True,  # Swift Testing's lines start with a symbol
+        pattern=(
+            r"Test |Restarting after unexpected exit|\s*Executed |\s*\*\* |"
+            r"\s*Testing cancelled because the build failed\.|\u200b?[^\w\s]\s{1,2}Test "
+        ),
+        holds=("Expected failure in ", "error: "),
     )
 
     def __init__(self) -> None:
