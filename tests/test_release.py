@@ -376,6 +376,15 @@ def test_publishing_waits_for_the_checks_and_pypi_comes_last() -> None:
     assert {"dist", "release"} <= set(jobs["pypi"]["needs"])
 
 
+def test_the_called_ci_never_shares_the_release_s_concurrency_group() -> None:
+    """A called workflow's own group is honoured: the caller's group there would deadlock the run."""
+    ci = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8"))
+    assert "workflow_call" in ci[True]
+    assert ci[True]["push"] == {"branches": ["**"]}, "a version tag is checked by the release, not twice"
+    assert workflow()["concurrency"]["group"].startswith("release-")
+    assert ci["concurrency"]["group"].startswith("ci-")
+
+
 def test_every_action_is_pinned_by_full_commit_sha_with_its_version_named() -> None:
     text = WORKFLOW.read_text(encoding="utf-8")
     uses = re.findall(r"^\s*(?:-\s+)?uses:\s*(\S+)(.*)$", text, re.MULTILINE)
