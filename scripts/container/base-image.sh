@@ -73,6 +73,59 @@ if ((${#extra_cas[@]})); then
 fi
 chroot "$rootfs" /usr/sbin/update-ca-certificates >/dev/null
 
+# Slim, as Debian's own image builder (debuerreotype: its slimify and minimizing-config steps)
+# makes the official debian:*-slim images from the same minbase rootfs, so an image built on the
+# stand-in has the size the real base gives it: dpkg keeps no documentation, manual pages or
+# translations (only each package's copyright), for packages installed now and later; apt deletes
+# the packages it downloaded, keeps no binary caches and fetches no translated indexes.
+slim_excludes=(
+    '/usr/share/doc/*'
+    '/usr/share/info/*'
+    '/usr/share/linda/*'
+    '/usr/share/lintian/overrides/*'
+    '/usr/share/locale/*'
+    '/usr/share/man/*'
+    '/usr/share/gnome/help/*/*'
+    '/usr/share/doc/kde/HTML/*/*'
+    '/usr/share/omf/*/*-*.emf'
+)
+slim_includes=(
+    '/usr/share/doc/*/copyright'
+    '/usr/share/doc/kde/HTML/C/*'
+    '/usr/share/gnome/help/*/C/*'
+    '/usr/share/locale/all_languages'
+    '/usr/share/locale/currency/*'
+    '/usr/share/locale/l10n/*'
+    '/usr/share/locale/languages'
+    '/usr/share/locale/locale.alias'
+    '/usr/share/omf/*/*-C.emf'
+)
+{
+    echo '# The "slim" variant: files that containers do not need are not installed.'
+    printf 'path-exclude %s\n' "${slim_excludes[@]}"
+    printf 'path-include %s\n' "${slim_includes[@]}"
+} >"$rootfs/etc/dpkg/dpkg.cfg.d/docker"
+keep=()
+for pattern in "${slim_includes[@]}"; do
+    keep+=(-o -path "$pattern")
+done
+shopt -s nullglob
+man_sections=("$rootfs"/usr/share/man/man[0-9])
+shopt -u nullglob
+for folder in /usr/share/doc /usr/share/info /usr/share/linda /usr/share/lintian/overrides /usr/share/locale /usr/share/man; do
+    [[ -d "$rootfs$folder" ]] || continue
+    chroot "$rootfs" find "$folder" -depth -mindepth 1 ! -type d ! \( -false "${keep[@]}" \) -delete
+    chroot "$rootfs" find "$folder" -depth -mindepth 1 -type d -empty -delete
+done
+# Some packages' scripts register alternatives for manual pages in these folders: keep them.
+((${#man_sections[@]} == 0)) || mkdir -p "${man_sections[@]}"
+apt_clean='"rm -f /var/cache/apt/archives/*.deb /var/cache/apt/archives/partial/*.deb /var/cache/apt/*.bin || true";'
+printf 'DPkg::Post-Invoke { %s };\nAPT::Update::Post-Invoke { %s };\nDir::Cache::pkgcache "";\nDir::Cache::srcpkgcache "";\n' \
+    "$apt_clean" "$apt_clean" >"$rootfs/etc/apt/apt.conf.d/docker-clean"
+echo 'Acquire::Languages "none";' >"$rootfs/etc/apt/apt.conf.d/docker-no-languages"
+echo 'Acquire::GzipIndexes "true";' >"$rootfs/etc/apt/apt.conf.d/docker-gzip-indexes"
+echo 'Apt::AutoRemove::SuggestsImportant "false";' >"$rootfs/etc/apt/apt.conf.d/docker-autoremove-suggests"
+
 # Nothing of this machine stays in the image: no mirror (apt sources, lists, log), no host files.
 : >"$rootfs/etc/apt/sources.list"
 rm -f "$rootfs/var/log/bootstrap.log" "$rootfs/etc/hostname"

@@ -2,6 +2,8 @@
 API on the host's loopback: the workspace mounted at /github/workspace (owned by another user, as a
 runner's checkout is), the event file, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY mounted from temp
 files, INPUT_* passed. Then check the comment, the check run, the outputs and the job summary.
+Before that, the image's own contents: no installer (pip, setuptools, ensurepip) and every module
+of its virtualenv compiled to bytecode that is never found stale (docs/release.md says why).
 
 Run as root (podman, debootstrap): `python3 -m tests.container.e2e`. It prints one line per check
 and exits non-zero on the first that fails. It is not a pytest test: it needs root and minutes.
@@ -153,11 +155,61 @@ def run_action(server: FakeGitHub, image: str, scratch: Path) -> tuple[int, str,
     return result.returncode, head, outputs, summary.read_text()
 
 
+# Run inside the image by its own interpreter: what the virtualenv holds, as JSON. A .pyc's flags
+# word (bytes 4-8) is 1 for unchecked-hash bytecode, which no copy's modification time makes stale.
+IMAGE_CONTENTS = """
+import importlib.util, json, pathlib, sys
+site = pathlib.Path(sys.prefix, "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+sources = sorted(site.rglob("*.py"))
+flags = [int.from_bytes(pathlib.Path(importlib.util.cache_from_source(str(source))).read_bytes()[4:8], "little")
+         if pathlib.Path(importlib.util.cache_from_source(str(source))).is_file() else None for source in sources]
+print(json.dumps({
+    "installers": [name for name in ("pip", "setuptools", "ensurepip") if importlib.util.find_spec(name)],
+    "sources": len(sources),
+    "uncompiled": sum(flag is None for flag in flags),
+    "timestamp_checked": sum(flag == 0 for flag in flags),
+}))
+"""
+
+
+def image_contents(image: str) -> dict[str, object]:
+    """What the image's virtualenv holds: installers, and how its modules are compiled."""
+    result = subprocess.run(
+        [
+            "bash",
+            str(ROOT / "scripts/container/run-action.sh"),
+            "--image",
+            image,
+            "--entrypoint",
+            "/opt/evidence-gate/venv/bin/python",
+            "--",
+            "-c",
+            IMAGE_CONTENTS,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr[-4000:])
+        raise SystemExit(f"the image's interpreter failed (exit {result.returncode})")
+    contents: dict[str, object] = json.loads(result.stdout.strip().splitlines()[-1])
+    return contents
+
+
 def main() -> int:
     if os.geteuid() != 0:
         raise SystemExit("run as root: podman and debootstrap need it")
     image = build_image()
     print(f"ok: built {image}", flush=True)
+    contents = image_contents(image)
+    check(
+        contents["installers"] == [], f"no pip, setuptools or ensurepip in the image (found {contents['installers']})"
+    )
+    check(
+        contents["uncompiled"] == 0 and contents["timestamp_checked"] == 0,
+        f"every module of the virtualenv is compiled, none timestamp-checked ({contents})",
+    )
     server = start_github_server()
     scratch = Path(tempfile.mkdtemp(prefix="evidence-gate-container-e2e-"))
     try:
