@@ -105,3 +105,28 @@ def test_a_parser_gets_the_line_right_after_the_one_its_filter_selects() -> None
     assert mocha is not None and mocha.counts is not None
     assert (mocha.counts.passed, mocha.counts.skipped, mocha.counts.failed) == (3, 2, 1)
     assert scanned == readings(data, scan=False)
+
+
+def test_a_go_test_log_of_many_blocks_reads_alike() -> None:
+    """Passed and skipped tests are counted between the lines the go parser is fed, across blocks,
+    and a package's build error is read on the line after its header, wherever a block ends."""
+    packages = []
+    for package in range(70):
+        lines = []
+        for test in range(400):
+            lines.append(f"=== RUN   TestCase{test}\n    case_test.go:12: working on {test}\n")
+            word = "FAIL" if test % 97 == 0 else "SKIP" if test % 31 == 0 else "PASS"
+            lines.append(f"--- {word}: TestCase{test} ({test % 7}.0{test % 10}s)\n")
+            lines.append(f"    --- PASS: TestCase{test}/sub ({test % 3}.00s)\n")
+        verdict = (
+            "FAIL\texample.com/p{0}\t0.1s" if any("FAIL" in line for line in lines) else "ok  \texample.com/p{0}\t0.1s"
+        )
+        packages.append("".join(lines) + verdict.format(package) + "\n")
+    broken = "# example.com/broken\n\n./broken.go:3:1: syntax error\nFAIL\texample.com/broken [build failed]\n"
+    # A header whose next line is a passed test's: fed to the parser as that line, and counted once.
+    odd = "# example.com/odd\n--- PASS: TestOdd (0.00s)\nok  \texample.com/odd\t0.1s\n"
+    data = ("".join(packages[:35]) + broken + odd + "".join(packages[35:])).encode()
+    assert len(data) > 3 * BLOCK_BYTES
+    assert_same(data)
+    scanned = readings(data, scan=True)[list(LINE_PARSERS).index("go-test")]
+    assert scanned is not None and scanned.reason is not None and "syntax error" in scanned.reason
