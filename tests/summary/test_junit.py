@@ -14,7 +14,7 @@ import pytest
 from evidence_gate.model import Counts
 from evidence_gate.model import TestSummary as Summary
 from evidence_gate.summary.base import CaseResult
-from evidence_gate.summary.parsers.junit import scan_junit
+from evidence_gate.summary.parsers.junit import MAX_DEPTH, scan_junit
 from evidence_gate.summary.read import read_source
 
 
@@ -120,6 +120,18 @@ def test_a_system_out_longer_than_libxml2s_text_node_limit_is_read(tmp_path: Pat
     output = "line of output\n" * 800_000  # 12 MB
     path = report(tmp_path, f'<testsuite><testcase name="a"><system-out>{output}</system-out></testcase></testsuite>')
     assert scan_junit(path).counts == Counts(passed=1, failed=0, skipped=0)
+
+
+@pytest.mark.parametrize(("depth", "counted"), [(MAX_DEPTH, True), (MAX_DEPTH + 1, False), (1_000_000, False)])
+def test_elements_nested_deeper_than_libxml2s_limit_are_malformed(tmp_path: Path, depth: int, counted: bool) -> None:
+    # The reader builds no tree, so libxml2's own depth limit does not stop it: it keeps to it itself.
+    nested = "<x>" * (depth - 2) + "</x>" * (depth - 2)
+    reading = scan_junit(report(tmp_path, f'<testsuite><testcase name="a">{nested}</testcase></testsuite>'))
+    if counted:
+        assert reading.counts == Counts(passed=1, failed=0, skipped=0)
+    else:
+        assert reading.counts is None
+        assert reading.reason == f"malformed XML (elements nested deeper than {MAX_DEPTH} levels)"
 
 
 def test_a_doctype_after_a_comment_is_refused(tmp_path: Path) -> None:

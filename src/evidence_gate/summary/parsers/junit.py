@@ -63,6 +63,9 @@ _MARKERS = frozenset({"failure", "error", "skipped"})
 # A failure's or an error's text is kept up to this many characters (and the rest counted): a hostile report may
 # hold a gigabyte of it, where a kept message is cut at MAX_FIELD_CHARS and a note's at 200.
 _MAX_TEXT_CHARS = 1024 * 1024
+# libxml2 refuses a tree deeper than this (without its huge-tree mode), but a parser target builds no
+# tree, so the reader refuses it itself: a report of nothing but opening tags would grow its stack.
+MAX_DEPTH = 256
 
 
 @dataclass(eq=False)
@@ -159,6 +162,10 @@ class UnsafeReport(Exception):
     """The report declares a DOCTYPE (and with it, possibly entities): refused before any use."""
 
 
+class TooDeep(Exception):
+    """Elements nested deeper than MAX_DEPTH: no test report is, and its reader would keep every level."""
+
+
 class _Reader:
     """The parser target of one document: lxml calls `start` and `end` for every element and builds no
     tree. The reader keeps the local names of the open elements (an element's parent is the one before
@@ -186,6 +193,8 @@ class _Reader:
     def start(self, tag: str, attrib: Mapping[str, str]) -> None:
         local = tag if tag[0] != "{" else _local(tag)
         self.open.append(local)
+        if len(self.open) > MAX_DEPTH:
+            raise TooDeep(f"malformed XML (elements nested deeper than {MAX_DEPTH} levels)")
         if local == "testcase":
             self.cases.append(attrib)
         elif local == "testsuite":
@@ -278,7 +287,7 @@ def _scan_file(path: Path, scan: _Scan, on_case: Callable[[CaseResult], None] | 
         with open_resolved(path) as handle:
             for document in utf8_documents(handle):
                 _scan_document(document, reader(scan, on_case))
-    except (UnsafeReport, Refused) as refusal:
+    except (UnsafeReport, TooDeep, Refused) as refusal:
         return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
     except etree.XMLSyntaxError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({_one_line(str(error))})")
