@@ -44,9 +44,9 @@ FAILED_CASE = (
 )
 PYTEST_HEADER = (
     "============================= test session starts ==============================\n"
-    "platform linux -- Python 3.11.7, pytest-8.3.3, pluggy-1.5.0 -- /usr/local/bin/python3\n"
+    "platform linux -- Python 3.11.7, pytest-8.3.3, pluggy-1.5.0 -- /usr/bin/python3\n"
     "cachedir: .pytest_cache\n"
-    "rootdir: /home/runner/work/shop/shop\n"
+    "rootdir: /build/shop\n"
     "configfile: pyproject.toml\n"
     "plugins: cov-5.0.0\n"
     "collecting ... collected {total} items\n"
