@@ -166,13 +166,13 @@ def publish_rows(
 ) -> list[Row]:
     sizes = QUICK if quick else FULL
     total, failed = published or sizes["published"], failures or sizes["failures"]
+    judging = start_github_server()  # first: without GitHub's description installed, nothing else is worth doing
     with tempfile.TemporaryDirectory(prefix="action-bench-") as scratch:
         root = Path(scratch)
-        repo = new_repo(root)
-        base, head = make_repo(repo, FAILING.format(tests=total, every=total // failed))
-        run_pytest(repo)
-        judging = start_github_server()
         try:
+            repo = new_repo(root)
+            base, head = make_repo(repo, FAILING.format(tests=total, every=total // failed))
+            run_pytest(repo)
             seed(judging, base, head)
             files = runner_files(root)
             environ = action_environ(judging, repo, event(root, base, head), head, files, github_token="")
