@@ -3,11 +3,11 @@
 The reader streams the report through the hardened parser and keeps only the files the change
 touches, mapped onto the repository; the baseline is `lxml.etree.iterparse` over the same bytes,
 clearing each element, measured in the same process so the ratio holds on a shared, noisy machine.
-Target: within 1.5x of the baseline. Peak memory is the resident set of a fresh process that reads
+Target: within 1.5x of the baseline's CPU time. Peak memory is the resident set of a fresh process that reads
 the report (libxml2's allocations are outside tracemalloc's view): target at most 64 MB above the
 resident set it had before (imports and the repository's file list excluded).
 
-Run: python bench/coverage_bench.py [--megabytes N] [--repeat K]
+Run: python -m bench.coverage_bench [--megabytes N] [--repeat K] [--quick]
 """
 
 from __future__ import annotations
@@ -16,17 +16,20 @@ import argparse
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from lxml import etree
 
+from bench.table import Row, best_of, render, seconds
 from evidence_gate.coverage.collect import CoverageReport, collect
 from evidence_gate.coverage.paths import PathMapper
 
 LINES_PER_CLASS = 200
 CHANGED = frozenset({"src/pkg0/module_0.py", "src/pkg2/module_1000.py"})
+FULL_MB, QUICK_MB = 200, 20
+TARGET = 1.5
+MEMORY_TARGET_MB = 64
+ROOT = Path(__file__).parent.parent
 
 
 def name(n: int) -> str:
@@ -70,59 +73,68 @@ def ours(path: Path, files: frozenset[str]) -> None:
     assert set(found.files) == CHANGED, found.problems
 
 
-def best_of(repeat: int, function: Callable[[], object]) -> float:
-    timings = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        timings.append(time.perf_counter() - started)
-    return min(timings)
-
-
 def peak_mb(code: str) -> float:
     """How far a fresh interpreter's resident set rises while it runs `code`, in MB."""
-    child = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
-    return float(child.stdout.strip()) / 1024
+    child = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
+    return float(child.stdout.strip())
 
 
-# The child resets its peak (Linux: `5` into /proc/self/clear_refs) once everything is imported and
-# the file list built, then prints how far the peak rose above the resident set it had then, in kB.
+# The child resets its peak once everything is imported and the file list built, then prints how far
+# the peak rose above the resident set it had then, in MB (see bench.table.start_peak).
 PEAK = """
-import re, sys
-sys.path.insert(0, {bench!r})
 from pathlib import Path
-import coverage_bench
+from bench import coverage_bench
+from bench.table import rise_mb, start_peak
 files = coverage_bench.names({count})
-status = lambda field: int(re.search(field + r":\\s+(\\d+)", open("/proc/self/status").read())[1])
-open("/proc/self/clear_refs", "w").write("5")
-before = status("VmRSS")
+before = start_peak()
 {body}
-print(status("VmHWM") - before)
+print(rise_mb(before))
 """
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--megabytes", type=int, default=200)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+def rows(quick: bool = False, megabytes: int | None = None, repeat: int = 3) -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="coverage-bench-") as scratch:
         path = Path(scratch) / "coverage.xml"
-        count = generate(path, args.megabytes)
+        count = generate(path, megabytes or (QUICK_MB if quick else FULL_MB))
         files = names(count)
         size = path.stat().st_size / 1_000_000
-        print(f"report: {size:.0f} MB, {len(files):,} files, {len(files) * LINES_PER_CLASS:,} lines")
-        plain = best_of(args.repeat, lambda: baseline(path))
-        read = best_of(args.repeat, lambda: ours(path, files))
-        print(
-            f"lxml iterparse: {plain:.2f} s; coverage reader: {read:.2f} s; ratio {read / plain:.2f}x (target <= 1.5x)"
-        )
-        bench = str(Path(__file__).parent)
-        reading = peak_mb(
-            PEAK.format(bench=bench, count=count, body=f"coverage_bench.ours(Path({str(path)!r}), files)")
-        )
-        print(f"peak memory while reading: {reading:.1f} MB (target <= 64 MB)")
+        plain = best_of(repeat, lambda: baseline(path))
+        read = best_of(repeat, lambda: ours(path, files))
+        body = f"coverage_bench.ours(Path({str(path)!r}), files)"
+        reading = peak_mb(PEAK.format(count=count, body=body))
+    label = f"Cobertura {size:,.0f} MB, {count:,} files"
+    return [
+        Row(
+            "coverage",
+            f"{label}: CPU time",
+            seconds(read),
+            f"iterparse {seconds(plain)}",
+            read / plain,
+            f"<= {TARGET}x",
+            read / plain <= TARGET,
+            reading,
+        ),
+        Row(
+            "coverage",
+            f"{label}: peak memory rise",
+            f"{reading:.1f} MB",
+            target=f"<= {MEMORY_TARGET_MB} MB",
+            met=reading <= MEMORY_TARGET_MB,
+            peak_mb=reading,
+        ),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small report, for a quick look")
+    parser.add_argument("--megabytes", type=int)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    found = rows(args.quick, args.megabytes, args.repeat)
+    print(render(found))
+    return 0 if all(row.met is not False for row in found) else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -14,7 +14,7 @@ import pytest
 from evidence_gate.model import Counts
 from evidence_gate.model import TestSummary as Summary
 from evidence_gate.summary.base import CaseResult
-from evidence_gate.summary.parsers.junit import scan_junit
+from evidence_gate.summary.parsers.junit import MAX_DEPTH, scan_junit
 from evidence_gate.summary.read import read_source
 
 
@@ -73,6 +73,72 @@ def test_case_results_carry_names_outcomes_and_messages(tmp_path: Path) -> None:
         ("later", "skipped", None),
     ]
     assert (seen[0].file, seen[0].line) == ("cart.py", 12)
+
+
+def test_a_message_only_in_the_failures_text_is_read_and_each_case_handed_over_once(tmp_path: Path) -> None:
+    # The text of a <failure> without message= is read on a second pass: the cases before it are not handed twice.
+    path = report(
+        tmp_path,
+        '<testsuite><testcase name="a"/><testcase name="b"><skipped/></testcase>'
+        '<testcase name="c"><failure type="AssertionError">expected <![CDATA[<1>]]> &amp; got 2<b>x</b>tail</failure>'
+        '</testcase><testcase name="d"><failure>  </failure></testcase><testcase name="e"/></testsuite>',
+    )
+    seen: list[CaseResult] = []
+    reading = scan_junit(path, seen.append)
+    assert reading.counts == Counts(passed=2, failed=2, skipped=1)
+    assert [(case.name, case.outcome, case.message) for case in seen] == [
+        ("a", "passed", None),
+        ("b", "skipped", None),
+        ("c", "failed", "expected <1> & got 2"),
+        ("d", "failed", "  "),
+        ("e", "passed", None),
+    ]
+
+
+def test_a_suites_own_failure_is_noted_with_its_text(tmp_path: Path) -> None:
+    path = report(
+        tmp_path, '<testsuite name="s"><testcase name="a"/><error>module   crashed\n  on import</error></testsuite>'
+    )
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.notes[0] == (
+        "suite 's' reports a failure outside any test case, counted as one failed test: module crashed on import"
+    )
+
+
+def test_a_huge_failure_text_is_cut_and_says_how_much(tmp_path: Path) -> None:
+    path = report(
+        tmp_path, f'<testsuite><testcase name="a"><failure>{"m" * 3_000_000}</failure></testcase></testsuite>'
+    )
+    seen: list[CaseResult] = []
+    scan_junit(path, seen.append)
+    assert seen[0].message == "m" * 1000 + "… 2999000 more characters"
+
+
+def test_a_system_out_longer_than_libxml2s_text_node_limit_is_read(tmp_path: Path) -> None:
+    # No tree is built, so the 10 MB limit on a tree's text node does not refuse a test's long output.
+    output = "line of output\n" * 800_000  # 12 MB
+    path = report(tmp_path, f'<testsuite><testcase name="a"><system-out>{output}</system-out></testcase></testsuite>')
+    assert scan_junit(path).counts == Counts(passed=1, failed=0, skipped=0)
+
+
+@pytest.mark.parametrize(("depth", "counted"), [(MAX_DEPTH, True), (MAX_DEPTH + 1, False), (1_000_000, False)])
+def test_elements_nested_deeper_than_libxml2s_limit_are_malformed(tmp_path: Path, depth: int, counted: bool) -> None:
+    # The reader builds no tree, so libxml2's own depth limit does not stop it: it keeps to it itself.
+    nested = "<x>" * (depth - 2) + "</x>" * (depth - 2)
+    reading = scan_junit(report(tmp_path, f'<testsuite><testcase name="a">{nested}</testcase></testsuite>'))
+    if counted:
+        assert reading.counts == Counts(passed=1, failed=0, skipped=0)
+    else:
+        assert reading.counts is None
+        assert reading.reason == f"malformed XML (elements nested deeper than {MAX_DEPTH} levels)"
+
+
+def test_a_doctype_after_a_comment_is_refused(tmp_path: Path) -> None:
+    path = report(tmp_path, '<?xml version="1.0"?><!-- made by a tool --><!DOCTYPE x [<!ENTITY a "b">]><report/>')
+    reading = scan_junit(path)
+    assert reading.counts is None
+    assert "DOCTYPE" in (reading.reason or "")
 
 
 def test_several_documents_in_one_file_add_up(tmp_path: Path) -> None:

@@ -267,12 +267,12 @@ def release(element: etree._Element) -> None:
             del parent[0]
 
 
-def capped(text: str) -> str:
-    """`text`, cut at MAX_FIELD_CHARS with the number of characters left out: a report may hold
-    megabyte names and messages."""
-    if len(text) <= MAX_FIELD_CHARS:
+def capped(text: str, more: int = 0) -> str:
+    """`text`, cut at MAX_FIELD_CHARS with the number of characters left out (`more` of them
+    already were): a report may hold megabyte names and messages."""
+    if len(text) + more <= MAX_FIELD_CHARS:
         return text
-    return f"{text[:MAX_FIELD_CHARS]}… {len(text) - MAX_FIELD_CHARS} more characters"
+    return f"{text[:MAX_FIELD_CHARS]}… {len(text) + more - MAX_FIELD_CHARS} more characters"
 
 
 def whole_number(value: str | None) -> int | None:

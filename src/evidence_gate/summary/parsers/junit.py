@@ -22,16 +22,21 @@ Reports in UTF-16 or UTF-32 (told by a byte order mark or by the `<?xml` declara
 are transcoded to UTF-8 as they stream. A name, class name, file or message kept for a caller is cut
 at 1000 characters ("… N more characters"): a report may hold megabyte names.
 
-Safety: the report is untrusted input, read as `xml_documents.stream_report` reads every XML report
-(no network, no DTD, no entity, a DOCTYPE refused, each element cleared once read: bounded memory on
-a report of any size). Several documents concatenated in one file (libtest writes one per test
-binary) are read one after another.
+Safety: the report is untrusted input. It is parsed by libxml2 through lxml with no network, no DTD
+loading and no entity resolution, and a document that declares a DOCTYPE at all is refused (no test
+report needs one; every XML entity attack needs one). It is streamed through lxml's parser target
+interface: no tree is built, each element is one call as it starts and one as it ends, and only the
+open elements and a failure's text (up to 1 Mi characters) are kept, so a report of any size is
+summarised in bounded memory, faster than a bare `iterparse` that builds and clears a tree (see
+bench/summary_bench.py). As no tree is built, libxml2's 10 MB limit on one text node of a tree does
+not apply: a test's long <system-out> is read, not refused. Several documents concatenated in one
+file (libtest writes one per test binary) are read one after another (see `xml_documents`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,33 +45,40 @@ from lxml import etree
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import CaseResult, DocumentParser, Reading
 from evidence_gate.summary.xml_documents import (
+    DOCTYPE_REFUSAL,
+    UnsafeReport,
     capped,
     capped_notes,
-    local_name,
+    hardened_target_parser,
     one_line,
-    release,
-    stream_report,
+    utf8_documents,
     whole_number,
 )
+from evidence_gate.workspace import Refused, open_resolved
 
+_DOCTYPE = b"<!DOCTYPE"
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # Skip messages that mean the test could not even be started: ctest writes a test whose executable
 # failed to build as status="notrun" with this message, and its console counts it as failed.
 _NOT_BUILT = frozenset({"Unable to find executable"})
 _TODO = "todo"  # node's <skipped type="todo">
-# Only end events, and only of these elements: libxml2 skips everything else (system-out,
-# properties) without a Python call, and a passing test case costs one event.
 # pytest's root elements (`junit_suite_name` renames only the inner suite), in the document's first bytes.
 _PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
 _ROOT_BYTES = 4096
-_EVENT_TAGS = ("testsuites", "testsuite", "testcase", "failure", "error", "skipped")
+_MARKERS = frozenset({"failure", "error", "skipped"})
+# A failure's or an error's text is kept up to this many characters (and the rest counted): a hostile report may
+# hold a gigabyte of it, where a kept message is cut at MAX_FIELD_CHARS and a note's at 200.
+_MAX_TEXT_CHARS = 1024 * 1024
+# libxml2 refuses a tree deeper than this (without its huge-tree mode), but a parser target builds no
+# tree, so the reader refuses it itself: a report of nothing but opening tags would grow its stack.
+MAX_DEPTH = 256
 
 
 @dataclass(eq=False)
 class _Suite:
-    """What one <testsuite> declares, and what its test cases (nested suites' included) showed."""
+    """What one <testsuite> declares (its attributes), and what its test cases (nested suites' included) showed."""
 
-    element: etree._Element
+    attrib: Mapping[str, str]
     cases: int = 0
     failed: int = 0
     skipped: int = 0
@@ -74,20 +86,53 @@ class _Suite:
     nested: bool = False
 
 
+@dataclass(eq=False)
+class _Marker:
+    """A <failure>, <error> or <skipped>: its local name, its attributes, and (read by a `_TextReader`)
+    the text before its first child, kept up to `_MAX_TEXT_CHARS` characters with the count of the rest."""
+
+    local: str
+    attrib: Mapping[str, str]
+    read_text: bool = False
+    parts: list[str] = field(default_factory=list)
+    kept: int = 0
+    more: int = 0
+
+    def add(self, text: str) -> None:
+        if self.kept < _MAX_TEXT_CHARS:
+            self.parts.append(text)
+            self.kept += len(text)
+        else:
+            self.more += len(text)
+
+    def message(self) -> tuple[str, int] | None:
+        """Its `message=`, else its text, with the count of characters not kept; None when it has neither."""
+        message = self.attrib.get("message")
+        if message:
+            return message, 0
+        if not self.read_text:
+            raise _TextNeeded
+        text = "".join(self.parts)
+        return (text, self.more) if text else None
+
+
+class _TextNeeded(Exception):
+    """A failure's text is needed (it has no `message=`) and the reader did not read text."""
+
+
 @dataclass
 class _Scan:
+    """The tallies and notes of a whole file (all its documents)."""
+
     passed: int = 0
     failed: int = 0
     skipped: int = 0
     saw_report: bool = False
-    suites: dict[int, _Suite] = field(default_factory=dict)
-    current: _Suite | None = None
-    case_failure: etree._Element | None = None
-    case_skip: etree._Element | None = None
-    previous: tuple[_Suite | None, str, str, str] | None = None  # the last test case's suite, class and name
+    previous: tuple[_Suite | None, Mapping[str, str]] | None = None  # the last test case counted: suite, attributes
     previous_outcome: str = ""
     repeated: int = 0
     zero_based_lines: bool = False  # the document is pytest's, whose `line=` counts from 0 (and names node ids)
+    delivered: int = 0  # test cases handed to `on_case`
     notes: list[str] = field(default_factory=list)
 
     def untally(self, outcome: str, suite: _Suite | None) -> None:
@@ -118,31 +163,138 @@ class _Scan:
             suite.failed += outcome == "failed"
             suite.skipped += outcome == "skipped"
 
-    def suite_of(self, element: etree._Element | None) -> _Suite | None:
-        """The tally of `element` when it is a <testsuite>. The suite's element is kept alive, so
-        lxml hands back the same proxy for it and the common case is one identity check."""
-        current = self.current
-        if element is None or (current is not None and current.element is element):
-            return current if element is not None else None
-        if local_name(element.tag) != "testsuite":
-            return None
-        suite = self.suites.get(id(element))
-        if suite is None:
-            suite = self.suites[id(element)] = _Suite(element=element)
-        self.current = suite
-        return suite
+
+class TooDeep(Exception):
+    """Elements nested deeper than MAX_DEPTH: no test report is, and its reader would keep every level."""
+
+
+class _Reader:
+    """The parser target of one document: lxml calls `start` and `end` for every element and builds no
+    tree. The reader keeps the local names of the open elements (an element's parent is the one before
+    it), the attributes of the open test cases and markers, and the open suites' tallies.
+
+    It has no `data` method, so lxml hands it no text: text is a call per piece (the whitespace between
+    elements, every <system-out>), a fifth of the time of a large report, and is needed only for the
+    message of a <failure> or <error> that has no `message=` attribute. When one is, the file is read
+    again by a `_TextReader` (see `scan_junit`)."""
+
+    def __init__(self, scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
+        self.scan = scan
+        self.on_case = on_case
+        self.open: list[str] = []
+        self.cases: list[Mapping[str, str]] = []
+        self.suites: list[_Suite] = []
+        self.markers: list[_Marker] = []
+        self.case_failure: _Marker | None = None  # the first <failure> or <error> of the next test case to end
+        self.case_skip: _Marker | None = None  # its first <skipped>
+
+    def doctype(self, name: str | None, pubid: str | None, system: str | None) -> None:
+        """Any DOCTYPE, wherever it stands: refused before a declaration in it is read."""
+        raise UnsafeReport(DOCTYPE_REFUSAL)
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        local = tag if tag[0] != "{" else _local(tag)
+        self.open.append(local)
+        if len(self.open) > MAX_DEPTH:
+            raise TooDeep(f"malformed XML (elements nested deeper than {MAX_DEPTH} levels)")
+        if local == "testcase":
+            self.cases.append(attrib)
+        elif local == "testsuite":
+            self.suites.append(_Suite(attrib))
+        elif local in _MARKERS:
+            self.markers.append(_Marker(local, attrib))
+
+    def end(self, tag: str) -> None:
+        opened = self.open
+        local = opened.pop()
+        if local == "testcase":
+            _count_case(self.cases.pop(), self.suites[-1] if opened and opened[-1] == "testsuite" else None, self)
+        elif local == "testsuite":
+            self.scan.saw_report = True
+            suite = self.suites.pop()
+            _close_suite(suite, self.suites[-1] if opened and opened[-1] == "testsuite" else None, self.scan)
+        elif local == "testsuites":
+            self.scan.saw_report = True
+        elif local in _MARKERS:
+            marker = self.markers.pop()
+            parent = opened[-1] if opened else ""
+            if parent == "testcase":
+                if local == "skipped":
+                    self.case_skip = self.case_skip or marker
+                elif self.case_failure is None:
+                    self.case_failure = marker
+            elif parent == "testsuite" and local != "skipped":
+                _suite_error(marker, self.suites[-1], self.scan)
+
+    def close(self) -> None:
+        """The document ended: what it showed is in the scan already."""
+
+
+class _TextReader(_Reader):
+    """A `_Reader` that also reads the text of each <failure> and <error> until its first child starts."""
+
+    def __init__(self, scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
+        super().__init__(scan, on_case)
+        self.capture: _Marker | None = None
+
+    def start(self, tag: str, attrib: Mapping[str, str]) -> None:
+        super().start(tag, attrib)
+        self.capture = None
+        if self.open[-1] in _MARKERS:
+            marker = self.markers[-1]
+            marker.read_text = True
+            if marker.local != "skipped":
+                self.capture = marker
+
+    def data(self, text: str) -> None:
+        if self.capture is not None:
+            self.capture.add(text)
+
+    def end(self, tag: str) -> None:
+        self.capture = None
+        super().end(tag)
 
 
 def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) -> Reading:
-    """Read one JUnit file: counts from its test cases, or the reason it cannot be read."""
+    """Read one JUnit file: counts from its test cases, or the reason it cannot be read.
+
+    It is read without text first; when a message must come from a failure's text, it is read again
+    from the start with it, and the test cases already handed to `on_case` are not handed again (the
+    second reading meets them in the same order)."""
     scan = _Scan()
+    try:
+        return _scan_file(path, scan, on_case, _Reader)
+    except _TextNeeded:
+        return _scan_file(path, _Scan(), _after(scan.delivered, on_case), _TextReader)
 
-    def document_starts(head: bytes) -> None:
-        scan.zero_based_lines = _PYTEST_ROOT.search(head[:_ROOT_BYTES]) is not None
 
-    unread = stream_report(path, _EVENT_TAGS, lambda element: _handle(element, scan, on_case), document_starts)
-    if unread:
-        return Reading(parser=PARSER.name, counts=None, reason=unread)
+def _after(delivered: int, on_case: Callable[[CaseResult], None] | None) -> Callable[[CaseResult], None] | None:
+    """`on_case`, from the test case after the first `delivered` on."""
+    if on_case is None:
+        return None
+    left = delivered
+
+    def deliver(case: CaseResult) -> None:
+        nonlocal left
+        if left:
+            left -= 1
+        else:
+            on_case(case)
+
+    return deliver
+
+
+def _scan_file(path: Path, scan: _Scan, on_case: Callable[[CaseResult], None] | None, reader: type[_Reader]) -> Reading:
+    try:
+        with open_resolved(path) as handle:
+            for document in utf8_documents(handle):
+                _scan_document(document, reader(scan, on_case))
+    except (UnsafeReport, TooDeep, Refused) as refusal:
+        return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
+    except etree.XMLSyntaxError as error:
+        return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({one_line(str(error))})")
+    except OSError as error:
+        return Reading(parser=PARSER.name, counts=None, reason=f"cannot read ({error.strerror or error})")
     if scan.repeated:
         scan.notes.append(
             f"{scan.repeated} test cases with an <error> repeat the one before them (same suite, class and "
@@ -152,104 +304,105 @@ def scan_junit(path: Path, on_case: Callable[[CaseResult], None] | None = None) 
         return Reading(
             parser=PARSER.name, counts=None, reason="not a JUnit report (no <testsuites> or <testsuite> element)"
         )
+    notes = capped_notes(scan.notes)
     counts = Counts(passed=scan.passed, failed=scan.failed, skipped=scan.skipped)
-    return Reading(parser=PARSER.name, counts=counts, notes=capped_notes(scan.notes))
+    return Reading(parser=PARSER.name, counts=counts, notes=notes)
 
 
-def _handle(element: etree._Element, scan: _Scan, on_case: Callable[[CaseResult], None] | None) -> None:
-    tag = element.tag
-    local = tag if isinstance(tag, str) and tag[:1] != "{" else local_name(tag)
-    if local == "testcase":
-        parent = element.getparent()
-        _count_case(element, scan.suite_of(parent), scan, on_case)
-        element.clear(keep_tail=False)
-        if parent is not None:
-            while element.getprevious() is not None:
-                del parent[0]
-    elif local == "testsuite":
-        scan.saw_report = True
-        _close_suite(element, scan)
-        release(element)
-    elif local == "testsuites":
-        scan.saw_report = True
+def _scan_document(pieces: Iterator[bytes], reader: _Reader) -> None:
+    parser = hardened_target_parser(reader)
+    fed = False
+    for piece in pieces:
+        if not fed:
+            if not piece.strip():
+                continue
+            if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
+                raise UnsafeReport(DOCTYPE_REFUSAL)
+            reader.scan.zero_based_lines = _PYTEST_ROOT.search(piece[:_ROOT_BYTES]) is not None
+            fed = True
+        parser.feed(piece)
+    if fed:
+        parser.close()
+
+
+def _local(tag: str) -> str:
+    """`{namespace}name` -> `name`."""
+    return tag[tag.index("}") + 1 :] if tag[:1] == "{" else tag
+
+
+def _identity(suite: _Suite | None, attrib: Mapping[str, str]) -> tuple[_Suite | None, str, str, str]:
+    """A test case's suite, class name, name and file, as two cases are told apart."""
+    name, classname = capped(attrib.get("name") or ""), capped(attrib.get("classname") or "")
+    return suite, classname, name, attrib.get("file") or ""
+
+
+def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader) -> None:
+    scan = reader.scan
+    failure, skip = reader.case_failure, reader.case_skip
+    if failure is None and skip is None:
+        outcome = "skipped" if attrib.get("status") in _SKIPPED_STATUSES else "passed"
     else:
-        parent = element.getparent()
-        parent_tag = local_name(parent.tag) if parent is not None else ""
-        if parent_tag == "testcase":
-            if local == "skipped":
-                scan.case_skip = scan.case_skip if scan.case_skip is not None else element
-            elif scan.case_failure is None:
-                scan.case_failure = element
-        elif parent is not None and parent_tag == "testsuite" and local != "skipped":
-            _suite_error(element, parent, scan)
-
-
-def _count_case(
-    element: etree._Element, suite: _Suite | None, scan: _Scan, on_case: Callable[[CaseResult], None] | None
-) -> None:
-    failure, skip = scan.case_failure, scan.case_skip
-    scan.case_failure = scan.case_skip = None
-    if failure is not None:
-        outcome = "skipped" if skip is not None and skip.get("type") == _TODO else "failed"
-    elif skip is not None:
-        outcome = "failed" if skip.get("message") in _NOT_BUILT else "skipped"
-    elif element.get("status") in _SKIPPED_STATUSES:
-        outcome = "skipped"
-    else:
-        outcome = "passed"
-    name, classname = capped(element.get("name") or ""), capped(element.get("classname") or "")
-    identity = (suite, classname, name, element.get("file") or "")
-    if identity == scan.previous and failure is not None and local_name(failure.tag) == "error":
-        scan.repeated += 1  # the error of the test case just before: pytest's teardown error of a failed test
-        if scan.previous_outcome == "failed":
-            return
-        scan.untally(scan.previous_outcome, suite)
-    scan.previous, scan.previous_outcome = identity, outcome
+        reader.case_failure = reader.case_skip = None
+        if failure is not None:
+            outcome = "skipped" if skip is not None and skip.attrib.get("type") == _TODO else "failed"
+        else:
+            outcome = "failed" if skip is not None and skip.attrib.get("message") in _NOT_BUILT else "skipped"
+        previous = scan.previous
+        if (
+            failure is not None
+            and failure.local == "error"
+            and previous is not None
+            and _identity(suite, attrib) == _identity(*previous)
+        ):
+            scan.repeated += 1  # the error of the test case just before: pytest's teardown error of a failed test
+            if scan.previous_outcome == "failed":
+                return
+            scan.untally(scan.previous_outcome, suite)
+    scan.previous, scan.previous_outcome = (suite, attrib), outcome
     scan.tally(outcome, suite)
-    if on_case is not None:
+    if reader.on_case is not None:
         reported = failure if failure is not None else skip
-        message = (reported.get("message") or reported.text) if reported is not None else None
-        file = element.get("file")
-        on_case(
+        message = reported.message() if reported is not None and outcome == "failed" else None
+        _, classname, name, _ = _identity(suite, attrib)
+        file = attrib.get("file")
+        scan.delivered += 1
+        reader.on_case(
             CaseResult(
                 name=name,
                 classname=classname,
                 file=capped(file) if file is not None else None,
-                line=_line_number(element.get("line"), scan.zero_based_lines),
+                line=_line_number(attrib.get("line"), scan.zero_based_lines),
                 outcome=outcome,
-                message=capped(message) if message is not None and outcome == "failed" else None,
+                message=capped(*message) if message is not None else None,
                 from_pytest=scan.zero_based_lines,
             )
         )
 
 
-def _suite_error(element: etree._Element, suite_element: etree._Element, scan: _Scan) -> None:
+def _suite_error(marker: _Marker, suite: _Suite, scan: _Scan) -> None:
     """A <failure> or <error> of a suite itself (a crashed test file, a bad plan, an exit status).
 
     When no test case of the suite failed, it counts as one failed test: something failed that no
     test case shows. When one did, it is that failure seen again, and only noted.
     """
-    suite = scan.suite_of(suite_element)
-    message = one_line(element.get("message") or element.text or element.get("type") or "")[:200]
-    name = capped(suite_element.get("name") or "(unnamed)")
-    if suite is not None and suite.failed:
+    text = marker.message()
+    message = one_line(text[0] if text is not None else marker.attrib.get("type") or "")[:200]
+    name = capped(suite.attrib.get("name") or "(unnamed)")
+    if suite.failed:
         scan.notes.append(f"suite {name!r} also reports a failure of its own: {message}")
         return
     scan.notes.append(f"suite {name!r} reports a failure outside any test case, counted as one failed test: {message}")
     scan.tally("failed", suite)
-    if suite is not None:
-        suite.suite_errors += 1
+    suite.suite_errors += 1
 
 
-def _close_suite(element: etree._Element, scan: _Scan) -> None:
-    """Compare what the suite declares with its test cases, and hand its tally to its parent."""
-    suite = scan.suites.pop(id(element), None) or _Suite(element=element)
-    if scan.current is suite:
-        scan.current = None
-    name = capped(element.get("name") or "(unnamed)")
-    declared_tests = whole_number(element.get("tests"))
-    declared_skipped = whole_number(element.get("skipped"))
-    declared_failed = _sum_ints(element.get("failures"), element.get("errors"))
+def _close_suite(suite: _Suite, outer: _Suite | None, scan: _Scan) -> None:
+    """Compare what the suite declares with its test cases, and hand its tally to the suite around it."""
+    attrib = suite.attrib
+    name = capped(attrib.get("name") or "(unnamed)")
+    declared_tests = whole_number(attrib.get("tests"))
+    declared_skipped = whole_number(attrib.get("skipped"))
+    declared_failed = _sum_ints(attrib.get("failures"), attrib.get("errors"))
     listed = suite.cases - suite.suite_errors
     unlisted_skips = (declared_skipped or 0) - suite.skipped
     if not suite.nested and listed and unlisted_skips > 0 and unlisted_skips == (declared_tests or 0) - listed:
@@ -269,7 +422,6 @@ def _close_suite(element: etree._Element, scan: _Scan) -> None:
             f"suite {name!r} declares {declared_failed} failures and errors but {suite.failed} test cases failed;"
             " the test cases were counted"
         )
-    outer = scan.suite_of(element.getparent())
     if outer is not None:
         outer.nested = True
         outer.cases += suite.cases
