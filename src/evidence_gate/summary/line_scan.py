@@ -115,26 +115,33 @@ _SYMBOL = re.compile(r"[^\w\s]")
 def _compiled(filters: tuple[LineFilter, ...]) -> _Filters:
     by_first: dict[str, list[_Rule]] = {}
     by_symbol: list[_Rule] = []
-    branches: list[str] = []
+    bodies: dict[str, list[str]] = {}  # for each first character, the patterns of the filters it starts
+    symbol_bodies: list[str] = []
     holds: dict[str, list[int]] = {}
     for index, wanted in enumerate(filters):
-        lead = _lead(wanted.starts, symbol=wanted.starts_with_symbol)
-        match = None
-        if wanted.pattern is not None:
-            match = re.compile(wanted.pattern, re.MULTILINE).match
-            branches.append(f"(?={lead})(?:{wanted.pattern})")
-        else:
-            branches.append(lead)
+        match = re.compile(wanted.pattern, re.MULTILINE).match if wanted.pattern is not None else None
+        body = f"(?:{wanted.pattern})" if wanted.pattern is not None else ""
         rule = _Rule(index, match)
         for first in set(wanted.starts):
             by_first.setdefault(first, []).append(rule)
+            bodies.setdefault(first, []).append(body)
         if wanted.starts_with_symbol:
             by_symbol.append(rule)
+            symbol_bodies.append(body)
         for needle in wanted.holds:
             holds.setdefault(needle, []).append(index)
-    firsts = _lead("".join(by_first), symbol=bool(by_symbol))
+    # One alternative per first character, which the engine passes over at the cost of one comparison
+    # when the line starts otherwise; behind it, the patterns of that character's filters, tried from
+    # the line's start (a lookahead inside a one-character lookbehind).
+    # Characters whose filters are the same share one alternative (white space, digits).
+    sharing: dict[tuple[str, ...], str] = {}
+    for first, patterns in sorted(bodies.items()):
+        sharing[tuple(patterns)] = sharing.get(tuple(patterns), "") + first
+    branches = [f"{_one_of(firsts)}(?<=(?={'|'.join(patterns)}).)" for patterns, firsts in sharing.items()]
+    if symbol_bodies:
+        branches.append(f"{_SYMBOL.pattern}(?<=(?={'|'.join(symbol_bodies)}).)")
     return _Filters(
-        lines=re.compile(f"\n(?={firsts})(?={'|'.join(branches)})", re.MULTILINE).finditer,
+        lines=re.compile(f"\n(?:{'|'.join(branches)})", re.MULTILINE).finditer,
         by_first={first: tuple(rules) for first, rules in by_first.items()},
         by_symbol=tuple(by_symbol),
         holds={needle: tuple(indexes) for needle, indexes in _widest(holds).items()},
@@ -189,7 +196,7 @@ class LineScan:
         for tally in self._tallies.values():
             tally.since = 1
         held = self._held(text) if self._holds else None
-        starts: Iterator[int] | list[int] = (match.end() for match in self._lines(text))
+        starts: Iterator[int] | list[int] = (match.start() + 1 for match in self._lines(text))
         if held:
             starts = sorted(held.keys() | set(starts))
         position = 1
@@ -294,17 +301,17 @@ class LineScan:
                 followers.remove(parser)
 
 
+def _one_of(characters: str) -> str:
+    """A pattern for one of `characters`: a literal when there is one (which the engine's alternation
+    passes over fastest), else a class."""
+    if len(characters) == 1:
+        return re.escape(characters)
+    return "[" + "".join(re.escape(character) for character in characters) + "]"
+
+
 def _may_follow(parser: LineParser) -> bool:
     """Whether the parser's class can ever ask for every line (it overrides `wants_every_line`)."""
     return type(parser).wants_every_line is not LineParser.wants_every_line
-
-
-def _lead(characters: str, *, symbol: bool) -> str:
-    """A pattern for a line's first character: one of `characters`, or any symbol with `symbol`."""
-    named = "[" + "".join(re.escape(character) for character in sorted(set(characters))) + "]"
-    if not symbol:
-        return named
-    return f"(?:{named}|{_SYMBOL.pattern})" if characters else _SYMBOL.pattern
 
 
 def feed_log(handle: BinaryIO, encoding: str, parsers: Sequence[LineParser]) -> None:
