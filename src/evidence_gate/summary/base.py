@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -76,7 +76,8 @@ class LineFilter:
     flags: tuple[str, ...] = ()
     # Patterns of lines the parser only counts (`go test -v`'s passed tests): never fed, they are
     # counted in C between the lines it is fed, and the count handed over by `LineParser.tally`
-    # before its next line. A pattern must match a line whole, from its start, and not past its end.
+    # before its next line, by the text of the pattern's one group (if it has one). A pattern must
+    # match a line whole, from its start, and not past its end.
     tallies: tuple[str, ...] = ()
 
 
@@ -97,9 +98,9 @@ class LineParser(ABC):
         flags overrides this)."""
         raise NotImplementedError(f"{self.name} names no flags")
 
-    def tally(self, pattern: str, count: int) -> None:
-        """`count` more lines of one of the `tallies` of `reads` (a parser that names tallies
-        overrides this)."""
+    def tally(self, pattern: str, counts: Mapping[str, int]) -> None:
+        """More lines of one of the `tallies` of `reads`, how many by the text of its group ("" for
+        a pattern without one) (a parser that names tallies overrides this)."""
         raise NotImplementedError(f"{self.name} names no tallies")
 
     @property

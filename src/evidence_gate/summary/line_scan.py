@@ -17,6 +17,7 @@ parser without a filter, is read the reference way whole.
 
 from __future__ import annotations
 
+import collections
 import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -66,14 +67,16 @@ class _Tally:
 
     def __init__(self, parser: LineParser, patterns: tuple[str, ...]) -> None:
         self.parser = parser
-        self.patterns = tuple((pattern, _tally_pattern(pattern)) for pattern in patterns)
+        self.patterns = tuple(
+            (pattern, re.compile(pattern).groups > 0, _tally_pattern(pattern)) for pattern in patterns
+        )
         self.since = 1  # where the stretch not yet counted starts, in the block being read
 
     def upto(self, text: str, stop: int) -> None:
         if stop > self.since:
-            for pattern, compiled in self.patterns:
-                if count := len(compiled(text, self.since - 1, stop)):
-                    self.parser.tally(pattern, count)
+            for pattern, grouped, compiled in self.patterns:
+                if found := compiled(text, self.since - 1, stop):
+                    self.parser.tally(pattern, collections.Counter(found) if grouped else {"": len(found)})
         self.since = stop
 
 

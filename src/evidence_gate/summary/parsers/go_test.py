@@ -23,6 +23,7 @@ reason, never guessed.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -34,9 +35,7 @@ _PACKAGE_PREFIXES = ("ok  \t", "FAIL\t", "?   \t")
 _PACKAGE = re.compile(r"^(ok|FAIL|\?) *\t(\S+)(\t.*| \[\w+ failed\])$")
 _RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): (\S.*) \(\d[\d.]*\s?s(?:econds)?\)$")
 # `_RESULT`'s passed and skipped lines, as a pattern over a block of lines (white space but a newline).
-_PASSED_LINE, _SKIPPED_LINE = (
-    rf"[^\S\n]*--- {word}: \S[^\n]* \(\d[\d.]*[^\S\n]?s(?:econds)?\)$" for word in ("PASS", "SKIP")
-)
+_COUNTED = r"[^\S\n]*--- (PASS|SKIP): \S[^\n]* \(\d[\d.]*[^\S\n]?s(?:econds)?\)$"
 _NO_TESTS = ("[no test files]", "[no tests to run]")
 # `FAIL\t<pkg> [build failed]` (or `[setup failed]`): a package that ran no test.
 BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
@@ -102,7 +101,7 @@ class GoTestParser(LineParser):
         starts="oF?#{" + WHITESPACE + "-",
         pattern=r'ok  \t|FAIL\t|\?   \t|# |\s*--- (?!PASS: |SKIP: )|\{"',
         flags=("=== RUN ",),  # only whether the log has one: `go test -v`
-        tallies=(_PASSED_LINE, _SKIPPED_LINE),  # counted, not read: the bulk of a `-v` log
+        tallies=(_COUNTED,),  # counted, not read: the bulk of a `-v` log
     )
 
     def __init__(self) -> None:
@@ -123,9 +122,10 @@ class GoTestParser(LineParser):
     def flag(self, start: str) -> None:
         self._verbose = True  # `=== RUN ` lines: `go test -v`
 
-    def tally(self, pattern: str, count: int) -> None:
+    def tally(self, pattern: str, counts: Mapping[str, int]) -> None:
         self._verbose = True
-        self._pending[0 if pattern == _PASSED_LINE else 2] += count
+        self._pending[0] += counts.get("PASS", 0)
+        self._pending[2] += counts.get("SKIP", 0)
 
     def feed(self, line: str) -> None:
         if self._build_failures.awaits_error or line.startswith(("FAIL\t", "# ")):
