@@ -161,6 +161,20 @@ def test_reports_merge_a_line_covered_by_any_of_them(tmp_path: Path) -> None:
         (b"SF:x.js\nDA:1,1\n", "lcov", "the last record has no end_of_record"),
         (b"SF:x.js\nDA:one,1\nend_of_record\n", "lcov", "is not a whole number"),
         (b"mode: set\nx.go:1.1,2.2 1\n", "gocover", "line 2 is not a coverage block"),
+        # A block of a few bytes over two billion lines: gigabytes of lines, were they kept.
+        pytest.param(
+            b"mode: set\nx.go:1.1,2000000000.1 1 1\n",
+            "gocover",
+            "ends at line 2000000000, past any Go file's",
+            id="go-block-of-2e9-lines",
+        ),
+        # Past the 4,300 digits Python's int() takes from text.
+        pytest.param(
+            b"mode: set\nx.go:1.1," + b"1" * 5_000 + b".1 1 1\n",
+            "gocover",
+            "line 2 is not a coverage block",
+            id="go-5000-digits",
+        ),
         (
             b'<?xml version="1.0"?><coverage line-rate="1"><packages><class filename="x"><line number="1" hits="1"/>',
             "cobertura",
