@@ -57,6 +57,8 @@ def load_json(data: bytes, source: str, error: type[EvidenceGateError]) -> Any:
         raise error(f"{source}: not UTF-8 ({problem.reason} at byte {problem.start})") from problem
     except json.JSONDecodeError as problem:
         raise error(f"{source}: not JSON ({clipped(str(problem))})") from problem
+    except ValueError as problem:  # an integer past the 4,300 digits Python reads from text
+        raise error(f"{source}: cannot read its JSON ({clipped(str(problem))})") from problem
     except RecursionError as problem:
         raise error(f"{source}: nested deeper than {MAX_DEPTH} levels") from problem
     if _depth(document) > MAX_DEPTH:
