@@ -60,6 +60,8 @@ def read_body(path: Path) -> str:
             event = json.loads(text)
         except json.JSONDecodeError as error:
             raise UsageError(f"--from-pr-body {path}: not valid JSON ({error})") from error
+        except ValueError as error:  # an integer past the 4,300 digits Python reads from text
+            raise UsageError(f"--from-pr-body {path}: cannot read its JSON ({str(error)[:200]})") from error
         except RecursionError as error:
             raise UsageError(f"--from-pr-body {path}: JSON nested too deeply to be an event payload") from error
         pull_request = event.get("pull_request") if isinstance(event, dict) else None
