@@ -20,6 +20,7 @@ from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import FileKind
 from evidence_gate.summary.base import CaseResult
+from evidence_gate.workspace import read_at_most
 
 _TASK = re.compile(r"^\[[ xX]\]\s+(?P<text>.*\S)\s*$")
 _TITLE = "acceptance criteria"
@@ -49,7 +50,7 @@ def read_body(path: Path) -> str:
     """The PR body from a GitHub event payload (`pull_request.body`), or the file's text as it is."""
     try:
         with path.open("rb") as handle:
-            data = handle.read(MAX_EVENT_BYTES + 1)
+            data = read_at_most(handle, MAX_EVENT_BYTES + 1)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"--from-pr-body {path}: cannot read ({error})") from error

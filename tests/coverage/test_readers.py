@@ -4,6 +4,7 @@ scripts/capture_fixtures/coverage.sh), mapped back onto the project each fixture
 from __future__ import annotations
 
 import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -239,3 +240,18 @@ def test_a_file_not_wanted_is_named_without_its_lines(
     events = [event for event in reader(kind).read(FIXTURES / folder / report, keep) if isinstance(event, FileHits)]
     assert [event.name for event in events] == asked
     assert all(not event.hits and event.contexts is None for event in events)
+
+
+@pytest.mark.parametrize("kind", ["istanbul", "coveragepy-json"])
+def test_a_small_json_report_costs_its_size_not_the_cap(tmp_path: Path, kind: str) -> None:
+    """The JSON readers read up to 256 MiB; reading a report of a few bytes set all of it aside."""
+    path = tmp_path / "coverage.json"
+    path.write_bytes(b"[]")
+    tracemalloc.start()
+    try:
+        with pytest.raises(UnreadableReport):
+            list(reader(kind).read(path, every_file))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes to read 2"
