@@ -9,6 +9,7 @@ the spans its header counts, however the output was cut, flipped or spliced."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -21,7 +22,7 @@ from evidence_gate.errors import GitError
 from evidence_gate.patch import parse_patch, parse_raw
 from tests.conftest import git, write_tree
 
-from .inputs import garbage, mutated
+from .inputs import HUGE_NUMBERS, garbage, mutated
 
 pytestmark = pytest.mark.fuzz
 
@@ -103,7 +104,21 @@ def assert_within_headers(patch: bytes) -> None:
             assert all(hunk.old_start <= line.number < hunk.old_start + hunk.old_lines for line in hunk.removed)
 
 
-@given(data=st.one_of(mutated(DIFFS), garbage))
+# The numbers git writes itself: a hunk header's spans and a rename's or copy's score.
+_GIT_NUMBERS = re.compile(rb"(?<=\n@@ -)[0-9]+|(?<=,)[0-9]+(?= [+@])|(?<= \+)[0-9]+|(?<=[RC])[0-9]+(?=\x00)")
+
+
+@st.composite
+def numbers_changed(draw: st.DrawFn) -> bytes:
+    """A real diff with one to three of git's own numbers replaced by huge, negative or non-ASCII ones."""
+    data = draw(st.sampled_from(DIFFS))
+    for _ in range(draw(st.integers(1, 3))):
+        spot = draw(st.sampled_from(list(_GIT_NUMBERS.finditer(data))))
+        data = data[: spot.start()] + draw(st.sampled_from(HUGE_NUMBERS)) + data[spot.end() :]
+    return data
+
+
+@given(data=st.one_of(mutated(DIFFS), numbers_changed(), garbage))
 def test_git_output_is_entries_and_hunks_or_a_git_error(data: bytes) -> None:
     try:
         entries, patch = parse_raw(data)
