@@ -193,6 +193,18 @@ def test_reports_merge_a_line_covered_by_any_of_them(tmp_path: Path) -> None:
             "is not a line number",
         ),
         (b"[" * 100_000 + b'"statementMap"', "istanbul", "malformed JSON"),
+        pytest.param(
+            '{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"\u00b2": ["t"]}}}}'.encode(),
+            "coveragepy-json",
+            "a context line of 'x.py' is not a line number: '-1'",
+            id="context-line-superscript-two",
+        ),
+        pytest.param(
+            b'{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"' + b"1" * 5_000 + b'": ["t"]}}}}',
+            "coveragepy-json",
+            "a context line of 'x.py' is not a line number",
+            id="context-line-of-5000-digits",
+        ),
     ],
 )
 def test_a_broken_or_hostile_report_is_unreadable_with_its_reason(
