@@ -238,6 +238,10 @@ json_values = st.recursive(
 )
 
 
+# Keys where a reader may expect a number (coverage.py's context lines) or a name: numbers as text.
+odd_keys = st.one_of(st.sampled_from([number.decode("utf-8") for number in HUGE_NUMBERS]), st.text(max_size=12))
+
+
 def _containers(document: object, path: tuple[object, ...] = ()) -> Iterator[tuple[object, ...]]:
     """The path of every object and list inside `document`, itself first."""
     if isinstance(document, dict):
@@ -252,15 +256,17 @@ def _containers(document: object, path: tuple[object, ...] = ()) -> Iterator[tup
 
 @st.composite
 def json_mutated(draw: st.DrawFn, documents: tuple[object, ...]) -> object:
-    """A copy of one of `documents` with one to four of its fields replaced, removed or added."""
+    """A copy of one of `documents` with one to four of its fields replaced, removed, added or renamed."""
     document = copy.deepcopy(draw(st.sampled_from(documents)))
     for _ in range(draw(st.integers(1, 4))):
         container: Any = document
         for step in draw(st.sampled_from(list(_containers(document)))):
             container = container[step]
         keys = list(container) if isinstance(container, dict) else list(range(len(container)))
-        action = draw(st.sampled_from(("replace", "replace", "remove", "add")))
-        if action == "add" or not keys:
+        action = draw(st.sampled_from(("replace", "replace", "remove", "add", "rename")))
+        if action == "rename" and isinstance(container, dict) and keys:
+            container[draw(odd_keys)] = container.pop(draw(st.sampled_from(keys)))
+        elif action == "add" or not keys:
             if isinstance(container, dict):
                 container[draw(st.text(max_size=12))] = draw(json_values)
             else:

@@ -7,6 +7,7 @@ report of files nobody asked for is read in memory bounded by a fixed cap, not b
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,18 @@ from evidence_gate.coverage.model import FileHits, UnreadableReport
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.registry import READERS, coverage_format, reader
 
-from .inputs import LARGE_EXAMPLES, fixture_files, garbage, mutated, peak_memory, random_bytes, random_text
+from .inputs import (
+    LARGE_EXAMPLES,
+    fixture_files,
+    garbage,
+    json_texts,
+    json_values,
+    mutated,
+    odd_keys,
+    peak_memory,
+    random_bytes,
+    random_text,
+)
 
 pytestmark = pytest.mark.fuzz
 
@@ -28,7 +40,40 @@ TEXT = fixture_files("coverage", "lcov.info", ".out")
 JSON = fixture_files("coverage", "coverage-final.json", "coverage.json", "coverage-dynamic.json")
 FORMATS = [each.name for each in READERS]
 
-inputs = st.one_of(garbage, mutated(XML, xml=True), mutated(TEXT), mutated(JSON, json=True))
+# Reports built from the formats' own grammars, with values of every kind where numbers belong.
+line_numbers = st.integers(0, 5_000)  # valid, so a report reaches its contexts; the other fields vary the rest
+line_keys = st.one_of(st.integers(0, 10**6).map(str), odd_keys)
+coveragepy_reports = st.dictionaries(
+    st.sampled_from(["src/app.py", "a", "/abs/src/app.py"]),
+    st.fixed_dictionaries(
+        {"executed_lines": st.lists(line_numbers, max_size=5), "missing_lines": st.lists(line_numbers, max_size=5)},
+        optional={"contexts": st.dictionaries(line_keys, st.lists(st.text(max_size=8)) | json_values)},
+    ),
+    max_size=3,
+).map(lambda files: json.dumps({"meta": {"version": "7.6.1", "format": 3}, "files": files}).encode())
+istanbul_reports = st.dictionaries(
+    st.sampled_from(["/abs/src/app.js", "a"]),
+    st.fixed_dictionaries(
+        {
+            "path": st.sampled_from(["/abs/src/app.js", "a", ""]),
+            "statementMap": st.dictionaries(
+                line_keys, st.fixed_dictionaries({"start": st.fixed_dictionaries({"line": line_numbers | json_values})})
+            ),
+            "s": st.dictionaries(line_keys, line_numbers | json_values),
+        }
+    ),
+    max_size=3,
+).map(lambda files: json.dumps(files).encode())
+
+inputs = st.one_of(
+    coveragepy_reports,
+    istanbul_reports,
+    garbage,
+    mutated(XML, xml=True),
+    mutated(TEXT),
+    mutated(JSON, json=True),
+    json_texts(tuple(json.loads(each) for each in JSON)),
+)
 
 
 @pytest.fixture(scope="module")
