@@ -115,7 +115,8 @@ def test_random_bytes_never_cover_a_changed_line(scratch: Path, name: str, data:
     assert not any(lines.measured for lines in found.files.values()), found
 
 
-@settings(max_examples=LARGE_EXAMPLES)  # the bound is what is tested, not variety
+# Large inputs, measured under tracemalloc: the bound is what is tested, not variety or speed.
+@settings(max_examples=LARGE_EXAMPLES, deadline=None)
 @pytest.mark.parametrize("name", FORMATS)
 @given(data=st.one_of(mutated(XML), mutated(TEXT), mutated(JSON)), copies=st.integers(100, 200))
 def test_a_large_report_of_unwanted_files_is_read_in_bounded_memory(
@@ -127,5 +128,6 @@ def test_a_large_report_of_unwanted_files_is_read_in_bounded_memory(
     scratch.write_bytes(big)
     with peak_memory() as peak:
         events(scratch, name, keep=False)
-    cap = 16 * len(big) if name in ("istanbul", "coveragepy-json") else 16 * 1024 * 1024
+    # The XML readers stream through 4 MiB chunks (`xml_documents.CHUNK_BYTES`), the text ones by line.
+    cap = 16 * len(big) + 4 * 1024 * 1024 if name in ("istanbul", "coveragepy-json") else 32 * 1024 * 1024
     assert peak() < cap, f"{peak():,} bytes held reading {len(big):,}"

@@ -70,8 +70,9 @@ def test_random_input_never_reads_as_tests_that_ran(scratch: Path, hint: str | N
     assert not cases
 
 
-@settings(max_examples=LARGE_EXAMPLES)  # the bound is what is tested, not variety
-@pytest.mark.parametrize("hint", [None, "junit", "pytest", "tap"])
+# Large inputs, measured under tracemalloc: the bound is what is tested, not variety or speed.
+@settings(max_examples=LARGE_EXAMPLES, deadline=None)
+@pytest.mark.parametrize("hint", [None])  # every parser: the logs reach all line parsers, the XML junit
 @given(data=st.one_of(mutated(LOGS), mutated(XML, xml=True)), copies=st.integers(200, 400))
 def test_a_large_hostile_input_is_read_in_bounded_memory(
     scratch: Path, hint: str | None, data: bytes, copies: int

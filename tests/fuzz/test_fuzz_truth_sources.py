@@ -77,7 +77,7 @@ def test_a_truth_source_gives_its_keys_or_says_it_is_unreadable(name: str, data:
     assert not any(word in key for key in found for word in EXPANDED if word.encode() not in data)
 
 
-@settings(max_examples=examples(0.1))  # large inputs: the bound is what is tested
+@settings(max_examples=examples(0.1), deadline=None)  # large inputs: the bound is what is tested
 @given(name=st.sampled_from(NAMES), data=mutated(CORPUS, xml=True, json=True), copies=st.integers(50, 200))
 def test_a_large_truth_source_is_read_in_memory_bounded_by_its_size(name: str, data: bytes, copies: int) -> None:
     big = data * copies
