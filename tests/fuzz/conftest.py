@@ -33,7 +33,7 @@ settings.register_profile(
 )
 settings.register_profile(
     "ci",
-    max_examples=int(os.environ.get("EVIDENCE_GATE_FUZZ_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("EVIDENCE_GATE_FUZZ_EXAMPLES", "250")),
     phases=(Phase.explicit, Phase.generate, Phase.target),
     database=None,
     deadline=timedelta(seconds=5),
