@@ -8,6 +8,7 @@ is read in memory bounded by a fixed cap, not by its size."""
 from __future__ import annotations
 
 from pathlib import Path
+from xml.sax.saxutils import quoteattr
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +20,16 @@ from evidence_gate.summary.base import MAX_FAILED_NAMES, SHOWN_CHARS, CaseResult
 from evidence_gate.summary.read import read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 
-from .inputs import LARGE_EXAMPLES, fixture_files, garbage, mutated, peak_memory, random_bytes, random_text
+from .inputs import (
+    HUGE_NUMBERS,
+    LARGE_EXAMPLES,
+    fixture_files,
+    garbage,
+    mutated,
+    peak_memory,
+    random_bytes,
+    random_text,
+)
 
 pytestmark = pytest.mark.fuzz
 
@@ -28,7 +38,40 @@ XML = fixture_files("stack-logs", ".xml")
 XCRESULT = fixture_files("stack-logs/xcresult", ".legacy.json", ".summary.json")
 HINTS = [None, *ALL_PARSERS]  # None: every parser, as a run without --parser or --stack tries them
 
-inputs = st.one_of(garbage, mutated(LOGS), mutated(XML, xml=True), mutated(XCRESULT, json=True))
+# JUnit XML built from its grammar: suites nested in suites, cases with every outcome, and counts
+# that are huge, negative, fractional, non-ASCII digits or contradict the cases.
+counts = st.one_of(st.integers(0, 5).map(str), st.sampled_from([number.decode() for number in HUGE_NUMBERS]))
+names = st.one_of(st.text(max_size=20), st.sampled_from(["a" * 5_000, "[S-1#1] tagged", "x::y"]))
+outcomes = st.sampled_from(
+    ["", "<failure message='m'>trace</failure>", "<error/>", "<skipped/>", "<skipped>why</skipped>"]
+)
+cases = st.builds(
+    lambda name, classname, time, outcome: (
+        f"<testcase name={quoteattr(name)} classname={quoteattr(classname)} time={quoteattr(time)}>{outcome}</testcase>"
+    ),
+    names,
+    names,
+    counts,
+    outcomes,
+)
+suites = st.recursive(
+    st.lists(cases, max_size=5).map("".join),
+    lambda inner: st.builds(
+        lambda attrs, body: (
+            "<testsuite " + " ".join(f"{k}={quoteattr(v)}" for k, v in attrs.items()) + f">{body}</testsuite>"
+        ),
+        st.dictionaries(st.sampled_from(["tests", "failures", "errors", "skipped", "disabled", "name"]), counts),
+        inner,
+    ),
+    max_leaves=6,
+)
+junit_reports = st.builds(
+    lambda declaration, body: f"{declaration}<testsuites>{body}</testsuites>".encode(),
+    st.sampled_from(["", '<?xml version="1.0" encoding="UTF-8"?>\n']),
+    suites,
+)
+
+inputs = st.one_of(garbage, mutated(LOGS), mutated(XML, xml=True), mutated(XCRESULT, json=True), junit_reports)
 
 
 @pytest.fixture(scope="module")
