@@ -15,7 +15,7 @@ from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.errors import GitError, UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
-from evidence_gate.patch import parse_patch
+from evidence_gate.patch import parse_patch, parse_raw
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 
@@ -316,8 +316,17 @@ def test_an_empty_repository_is_a_one_line_error(repo: Repo, cli: Callable[..., 
         (b"diff --git a/x b/x\n@@ -1 +1 @@\n-a\n*b\n", "a hunk line starts with none of ' ', '+', '-'"),
         (b"diff --git a/x b/x\n@@ -1 +1 @@\n+a\n+b\n", "the hunk holds more lines than its header counts"),
         (b"diff --git a/x b/x\n@@ -one +1 @@\n", "the hunk header is malformed"),
+        pytest.param(
+            b"diff --git a/x b/x\n@@ -" + b"1" * 5_000 + b" +1 @@\n", "the hunk header is malformed", id="5000-digits"
+        ),
     ],
 )
 def test_a_patch_git_did_not_write_is_refused_with_its_line(patch: bytes, why: str) -> None:
     with pytest.raises(GitError, match=re.escape(why)):
         parse_patch(patch)
+
+
+def test_a_raw_entry_whose_score_is_not_gits_has_none() -> None:
+    """A score of 5,000 digits raised int()'s ValueError; git writes at most three."""
+    entries, _ = parse_raw(b":100644 100644 abc def R" + b"1" * 5_000 + b"\x00old\x00new\x00")
+    assert [(entry.status, entry.score, entry.old_path, entry.path) for entry in entries] == [("R", None, "old", "new")]

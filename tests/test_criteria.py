@@ -234,6 +234,14 @@ def test_an_event_payload_that_is_not_a_pull_request_is_refused(tmp_path: Path) 
         read_body(event)
 
 
+def test_an_event_payload_with_a_number_of_5000_digits_is_a_usage_error(tmp_path: Path) -> None:
+    """Valid JSON that json.loads refuses with a plain ValueError (Python's limit on int() from text)."""
+    event = tmp_path / "event.json"
+    event.write_bytes(b'{"pull_request": {"number": ' + b"1" * 5_000 + b"}}")
+    with pytest.raises(UsageError, match="cannot read its JSON"):
+        read_body(event)
+
+
 def test_an_unreadable_report_exits_4(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
     broken = tmp_path / "junit.xml"
     broken.write_text("<testsuite><testcase name='[S-1#1] a'")

@@ -116,6 +116,14 @@ def test_an_event_payload_larger_than_githubs_cap_is_refused_unread(
     assert_one_line_error(result, "the event payload is larger than")
 
 
+def test_an_event_payload_with_a_number_of_5000_digits_is_a_one_line_error(
+    tmp_path: Path, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Valid JSON, but past the 4,300 digits Python's int() reads from text: a ValueError, not a JSON error."""
+    result = event_run(cli, tmp_path, monkeypatch, b'{"number": ' + b"1" * 5_000 + b"}")
+    assert_one_line_error(result, "the event payload: cannot read its JSON", "4300 digits")
+
+
 def merge_ledger(cli: Callable[..., CliResult], tmp_path: Path, content: bytes) -> CliResult:
     path = tmp_path / "shard.json"
     path.write_bytes(content)
@@ -125,6 +133,13 @@ def merge_ledger(cli: Callable[..., CliResult], tmp_path: Path, content: bytes) 
 def test_a_deeply_nested_ledger_is_a_one_line_error(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
     result = merge_ledger(cli, tmp_path, b'{"gates": ' + b"[" * 100_000)
     assert_one_line_error(result, f"nested deeper than {MAX_DEPTH} levels")
+
+
+def test_a_ledger_with_a_number_of_5000_digits_is_a_one_line_error(
+    tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    result = merge_ledger(cli, tmp_path, b'{"version": ' + b"3" * 5_000 + b"}")
+    assert_one_line_error(result, "cannot read its JSON")
 
 
 def test_a_ledger_larger_than_the_cap_is_refused_unread(tmp_path: Path, cli: Callable[..., CliResult]) -> None:

@@ -10,7 +10,15 @@ import pytest
 
 from evidence_gate.errors import UsageError
 from evidence_gate.summary.excerpt import excerpt
-from evidence_gate.workspace import Refused, Workspace, display, open_regular, write_user_file
+from evidence_gate.workspace import (
+    READ_PIECE_BYTES,
+    Refused,
+    Workspace,
+    display,
+    open_regular,
+    read_at_most,
+    write_user_file,
+)
 
 from .conftest import write_tree
 
@@ -188,3 +196,21 @@ def test_the_excerpt_of_a_single_line_log_is_read_in_bounded_memory(tmp_path: Pa
         tracemalloc.stop()
     assert peak < 8 * (1 << 20)
     assert text.endswith(f"… {64 * (1 << 20) - 2_000:,} more bytes")
+
+
+@pytest.mark.parametrize("size", [0, 10, READ_PIECE_BYTES, 3 * READ_PIECE_BYTES + 5])
+def test_a_capped_read_costs_what_the_file_holds_not_the_cap(tmp_path: Path, size: int) -> None:
+    """`handle.read(cap)` set aside the whole cap first: 256 MiB to read an empty coverage JSON."""
+    path = tmp_path / "report.json"
+    path.write_bytes(b"x" * size)
+    tracemalloc.start()
+    try:
+        with open_regular(path) as handle:
+            data = read_at_most(handle, 256 * 1024 * 1024)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert data == b"x" * size
+    assert peak < 2 * size + 2 * READ_PIECE_BYTES + 65_536, f"{peak:,} bytes to read {size:,}"
+    with open_regular(path) as handle:
+        assert read_at_most(handle, size // 2) == b"x" * (size // 2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-_ITEM = re.compile(r"^\s*[-*+]\s+`?(?P<item>[^`\s][^`]*?)`?\s*$")
+_BULLET = re.compile(r"\s*[-*+]\s+")
 
 
 def label_line(name: str) -> re.Pattern[str]:
@@ -26,9 +26,23 @@ def listed_under(body: str, label: re.Pattern[str], most: int, *, inline: bool =
             found.extend(part.strip().strip("`") for part in values.split(",") if part.strip())
             inside = not values
             continue
-        item = _ITEM.match(line) if inside else None
+        item = _item(line) if inside else None
         if item:
-            found.append(item["item"])
+            found.append(item)
         elif inside and line.strip():
             inside = False
     return tuple(found[:most])
+
+
+def _item(line: str) -> str | None:
+    """A list item's text, without its bullet and the backticks around it (`- src/**`, ``- `make smoke` ``),
+    or None when the line is not an item (or its text holds a backtick). Read with `partition`, not a
+    pattern: a lazy one over the text and the trailing spaces took quadratic time on a line of
+    many spaces that does not end as an item does."""
+    bullet = _BULLET.match(line)
+    if bullet is None:
+        return None
+    text, tick, after = line[bullet.end() :].removeprefix("`").partition("`")
+    if not text or text[0].isspace() or after.strip():
+        return None
+    return text if tick else text.rstrip()

@@ -20,6 +20,7 @@ from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import FileKind
 from evidence_gate.summary.base import CaseResult
+from evidence_gate.workspace import read_at_most
 
 _TASK = re.compile(r"^\[[ xX]\]\s+(?P<text>.*\S)\s*$")
 _TITLE = "acceptance criteria"
@@ -49,7 +50,7 @@ def read_body(path: Path) -> str:
     """The PR body from a GitHub event payload (`pull_request.body`), or the file's text as it is."""
     try:
         with path.open("rb") as handle:
-            data = handle.read(MAX_EVENT_BYTES + 1)
+            data = read_at_most(handle, MAX_EVENT_BYTES + 1)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"--from-pr-body {path}: cannot read ({error})") from error
@@ -60,6 +61,8 @@ def read_body(path: Path) -> str:
             event = json.loads(text)
         except json.JSONDecodeError as error:
             raise UsageError(f"--from-pr-body {path}: not valid JSON ({error})") from error
+        except ValueError as error:  # an integer past the 4,300 digits Python reads from text
+            raise UsageError(f"--from-pr-body {path}: cannot read its JSON ({str(error)[:200]})") from error
         except RecursionError as error:
             raise UsageError(f"--from-pr-body {path}: JSON nested too deeply to be an event payload") from error
         pull_request = event.get("pull_request") if isinstance(event, dict) else None

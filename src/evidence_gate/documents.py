@@ -16,7 +16,7 @@ import jsonschema
 import yaml
 
 from evidence_gate.errors import EvidenceGateError
-from evidence_gate.workspace import open_resolved
+from evidence_gate.workspace import open_resolved, read_at_most
 
 MAX_DEPTH = 64
 MAX_QUOTED = 200
@@ -42,7 +42,7 @@ def read_capped(path: Path, limit: int, error: type[EvidenceGateError], what: st
     regular file is read (a FIFO would block); where it may lie is the caller's to check."""
     try:
         with open_resolved(path) as handle:
-            data = handle.read(limit + 1)
+            data = read_at_most(handle, limit + 1)
     except OSError as problem:
         raise error(f"{path}: cannot read {what} ({problem.strerror or problem})") from problem
     if len(data) > limit:
@@ -57,6 +57,8 @@ def load_json(data: bytes, source: str, error: type[EvidenceGateError]) -> Any:
         raise error(f"{source}: not UTF-8 ({problem.reason} at byte {problem.start})") from problem
     except json.JSONDecodeError as problem:
         raise error(f"{source}: not JSON ({clipped(str(problem))})") from problem
+    except ValueError as problem:  # an integer past the 4,300 digits Python reads from text
+        raise error(f"{source}: cannot read its JSON ({clipped(str(problem))})") from problem
     except RecursionError as problem:
         raise error(f"{source}: nested deeper than {MAX_DEPTH} levels") from problem
     if _depth(document) > MAX_DEPTH:

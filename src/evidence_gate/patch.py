@@ -19,7 +19,9 @@ from evidence_gate.errors import GitError
 from evidence_gate.model import ChangedLine, Hunk
 
 _FILE = "diff --git "
-_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)")
+# Git's numbers are ASCII digits; more than ten of them is not git's output (and past 4,300, int() refuses them).
+_HUNK = re.compile(r"@@ -([0-9]{1,10})(?:,([0-9]{1,10}))? \+([0-9]{1,10})(?:,([0-9]{1,10}))? @@ ?(.*)")
+_SCORE = re.compile(r"[0-9]{1,3}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,7 +135,7 @@ def parse_raw(output: bytes) -> tuple[list[RawEntry], bytes]:
                 old_blob=old_blob,
                 new_blob=new_blob,
                 status=letter,
-                score=int(status[1:]) if status[1:].isdigit() else None,
+                score=int(status[1:]) if _SCORE.fullmatch(status[1:]) else None,
                 path=os.fsdecode(fields.next()),
                 old_path=old_path,
             )

@@ -77,6 +77,20 @@ def open_regular(path: Path, shown: str | None = None) -> BinaryIO:
     return os.fdopen(descriptor, "rb")
 
 
+READ_PIECE_BYTES = 1024 * 1024
+
+
+def read_at_most(handle: BinaryIO, size: int) -> bytes:
+    """At most `size` bytes of `handle`, read a piece at a time: `handle.read(size)` sets aside all
+    `size` bytes before it reads one, so a cap of 256 MiB cost 256 MiB for an empty file."""
+    pieces: list[bytes] = []
+    left = size
+    while left > 0 and (piece := handle.read(min(left, READ_PIECE_BYTES))):
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
+
+
 def open_resolved(path: Path) -> BinaryIO:
     """The file `path` names, symlinks followed, opened as `open_regular` does: for readers whose
     caller has already confined the path (`Workspace.check`), so only a regular file is read, and a
@@ -146,7 +160,7 @@ class Workspace:
     def read_bytes(self, path: Path, limit: int, *, scratch: bool = False) -> bytes:
         """At most `limit` bytes of a confined file; a larger file is refused, not cut."""
         with self.open(path, scratch=scratch) as handle:
-            data = handle.read(limit + 1)
+            data = read_at_most(handle, limit + 1)
         if len(data) > limit:
             raise Refused(display(path), f"over {limit:,} bytes; refused")
         return data

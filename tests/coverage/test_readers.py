@@ -4,6 +4,7 @@ scripts/capture_fixtures/coverage.sh), mapped back onto the project each fixture
 from __future__ import annotations
 
 import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -161,6 +162,20 @@ def test_reports_merge_a_line_covered_by_any_of_them(tmp_path: Path) -> None:
         (b"SF:x.js\nDA:1,1\n", "lcov", "the last record has no end_of_record"),
         (b"SF:x.js\nDA:one,1\nend_of_record\n", "lcov", "is not a whole number"),
         (b"mode: set\nx.go:1.1,2.2 1\n", "gocover", "line 2 is not a coverage block"),
+        # A block of a few bytes over two billion lines: gigabytes of lines, were they kept.
+        pytest.param(
+            b"mode: set\nx.go:1.1,2000000000.1 1 1\n",
+            "gocover",
+            "ends at line 2000000000, past any Go file's",
+            id="go-block-of-2e9-lines",
+        ),
+        # Past the 4,300 digits Python's int() takes from text.
+        pytest.param(
+            b"mode: set\nx.go:1.1," + b"1" * 5_000 + b".1 1 1\n",
+            "gocover",
+            "line 2 is not a coverage block",
+            id="go-5000-digits",
+        ),
         (
             b'<?xml version="1.0"?><coverage line-rate="1"><packages><class filename="x"><line number="1" hits="1"/>',
             "cobertura",
@@ -178,6 +193,18 @@ def test_reports_merge_a_line_covered_by_any_of_them(tmp_path: Path) -> None:
             "is not a line number",
         ),
         (b"[" * 100_000 + b'"statementMap"', "istanbul", "malformed JSON"),
+        pytest.param(
+            '{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"\u00b2": ["t"]}}}}'.encode(),
+            "coveragepy-json",
+            "a context line of 'x.py' is not a line number: '-1'",
+            id="context-line-superscript-two",
+        ),
+        pytest.param(
+            b'{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"' + b"1" * 5_000 + b'": ["t"]}}}}',
+            "coveragepy-json",
+            "a context line of 'x.py' is not a line number",
+            id="context-line-of-5000-digits",
+        ),
     ],
 )
 def test_a_broken_or_hostile_report_is_unreadable_with_its_reason(
@@ -225,3 +252,18 @@ def test_a_file_not_wanted_is_named_without_its_lines(
     events = [event for event in reader(kind).read(FIXTURES / folder / report, keep) if isinstance(event, FileHits)]
     assert [event.name for event in events] == asked
     assert all(not event.hits and event.contexts is None for event in events)
+
+
+@pytest.mark.parametrize("kind", ["istanbul", "coveragepy-json"])
+def test_a_small_json_report_costs_its_size_not_the_cap(tmp_path: Path, kind: str) -> None:
+    """The JSON readers read up to 256 MiB; reading a report of a few bytes set all of it aside."""
+    path = tmp_path / "coverage.json"
+    path.write_bytes(b"[]")
+    tracemalloc.start()
+    try:
+        with pytest.raises(UnreadableReport):
+            list(reader(kind).read(path, every_file))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes to read 2"

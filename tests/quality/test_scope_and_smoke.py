@@ -4,6 +4,7 @@ names run and only inform; the ones a body lists are shown, never run."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from evidence_gate.body_lists import label_line, listed_under
@@ -21,6 +22,20 @@ def test_a_body_declares_its_scope_inline_or_as_a_list_and_prose_is_not_a_scope(
     assert body_scope("**Scope:**\n* shop/\n") == ("shop/",)
     assert body_scope("The scope of this change is small.\nScope of work: big") == ()
     assert listed_under("Smoke:\n- a\n- b\n- c", label_line("Smoke"), 2) == ("a", "b")
+
+
+def test_a_list_item_keeps_the_words_around_its_backticks_as_it_did() -> None:
+    body = "Scope:\n- `src/** `\n-   docs/  \n- `a`b`\n- ` spaced`\n- tests/`\n"
+    assert listed_under(body, label_line("Scope"), 10) == ("src/** ", "docs/")
+    assert listed_under("Scope:\n- a`\n- `b\n", label_line("Scope"), 10) == ("a", "b")
+
+
+def test_a_line_of_many_spaces_under_a_label_is_read_at_once() -> None:
+    """A body line of 65,536 spaces between an item and a backtick took minutes (a lazy pattern over
+    the spaces, quadratic); the body is the pull request's, so that was a hang anyone could cause."""
+    started = time.monotonic()
+    assert listed_under("Scope:\n- a" + " " * 65_536 + "`x\n", label_line("Scope"), 10) == ()
+    assert time.monotonic() - started < 1
 
 
 def changed(repo: Repo) -> tuple[str, str]:

@@ -11,7 +11,6 @@ be read raises `Unreadable`, with the reason, and is never taken as defining not
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import PurePosixPath
@@ -20,7 +19,7 @@ from lxml import etree
 
 from evidence_gate.coverage.model import UnreadableReport
 from evidence_gate.coverage.readers.base import check_doctype, local
-from evidence_gate.documents import load_yaml
+from evidence_gate.documents import load_json, load_yaml
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.summary.xml_documents import hardened_parser
 
@@ -53,7 +52,7 @@ def keys(path: str, content: bytes) -> frozenset[str]:
         if suffix == ".stringsdict":
             return frozenset(_plist_keys(content))
         if suffix in {".json", ".arb", ".xcstrings"}:
-            return _structured(json.loads(_text(content)), suffix, stem)
+            return _structured(load_json(_text(content).encode("utf-8"), path, UsageError), suffix, stem)
         if suffix in {".yml", ".yaml"}:
             return _structured(load_yaml(content, path, UsageError), suffix, stem)
     except (ValueError, UnreadableReport, etree.XMLSyntaxError, EvidenceGateError) as error:

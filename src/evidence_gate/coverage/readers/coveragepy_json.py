@@ -19,6 +19,9 @@ from evidence_gate.coverage.readers.json_report import line_number, load_object,
 # coverage.py writes `meta` first: `{"meta": {"format": 3, "version": "7.6.1", ...`. A log of JSON
 # lines (go test -json) that merely mentions these words starts otherwise.
 _START = re.compile(rb'\A\s*\{\s*"meta"\s*:\s*\{[^{}]*"version"\s*:')
+# A context's line, as coverage.py writes it: a JSON key of ASCII digits (str.isdigit() also takes
+# "²", which int() refuses, and int() refuses more than 4,300 digits).
+_LINE = re.compile(r"[0-9]{1,10}")
 
 
 def recognises(head: bytes) -> bool:
@@ -43,7 +46,7 @@ def read(path: Path, keep: Keep) -> Events:
         contexts = entry.get("contexts")
         if contexts is not None:
             hits.contexts = {
-                line_number(int(line) if line.isdigit() else -1, f"a context line of {name[:100]!r}"): _names(
+                line_number(int(line) if _LINE.fullmatch(line) else -1, f"a context line of {name[:100]!r}"): _names(
                     names, name
                 )
                 for line, names in mapping(contexts, f"contexts of {name[:100]!r}").items()

@@ -6,6 +6,10 @@ line is executed when any block over it ran: the line of `if x {` belongs to the
 `{` (which ran) and to the body after it (which may not have). Blocks of one file may repeat (one
 profile per package concatenated, or `-coverpkg` across packages): their counts add. File names are
 import paths, mapped to the repository through the nearest `go.mod` (see `coverage/paths.py`).
+
+A block of a few bytes names every line from L1 to L2, so a line past `MAX_LINE` is refused: a
+hostile `x.go:1.1,2000000000.1 1 1` would otherwise cost gigabytes, and no Go file has a million
+lines. Numbers are ASCII digits, as `go test` writes them, and no longer than a count can be.
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.text import text_lines
 
 _MODE = re.compile(rb"^\s*mode: (?:set|count|atomic)\s*$", re.MULTILINE)
-_BLOCK = re.compile(r"^(?P<file>.+):(?P<l1>\d+)\.(?P<c1>\d+),(?P<l2>\d+)\.(?P<c2>\d+) (?P<stmts>\d+) (?P<count>\d+)$")
+_BLOCK = re.compile(
+    r"^(?P<file>.+):(?P<l1>[0-9]{1,19})\.(?P<c1>[0-9]{1,19}),(?P<l2>[0-9]{1,19})\.(?P<c2>[0-9]{1,19}) "
+    r"(?P<stmts>[0-9]{1,19}) (?P<count>[0-9]{1,19})$"
+)
+MAX_LINE = 1_000_000
 
 
 def recognises(head: bytes) -> bool:
@@ -38,6 +46,8 @@ def read(path: Path, keep: Keep) -> Events:
         first, last = int(block["l1"]), int(block["l2"])
         if last < first:
             raise UnreadableReport(f"line {number}: the block ends (line {last}) before it starts (line {first})")
+        if last > MAX_LINE:
+            raise UnreadableReport(f"line {number}: the block ends at line {last}, past any Go file's ({MAX_LINE:,})")
         name = block["file"]
         if name not in files:
             files[name], keeping[name] = FileHits(name=name), keep(name)

@@ -9,7 +9,7 @@ from typing import Any
 
 from evidence_gate.coverage.model import UnreadableReport
 from evidence_gate.summary.encoding import detect_encoding
-from evidence_gate.workspace import open_resolved
+from evidence_gate.workspace import open_resolved, read_at_most
 
 MAX_JSON_BYTES = 256 * 1024 * 1024
 
@@ -17,7 +17,7 @@ MAX_JSON_BYTES = 256 * 1024 * 1024
 def load_object(path: Path) -> dict[str, Any]:
     try:
         with open_resolved(path) as handle:
-            raw = handle.read(MAX_JSON_BYTES + 1)
+            raw = read_at_most(handle, MAX_JSON_BYTES + 1)
     except OSError as error:
         raise UnreadableReport(f"cannot read ({error.strerror or error})") from error
     if len(raw) > MAX_JSON_BYTES:
