@@ -164,3 +164,15 @@ def test_a_log_naming_more_than_a_thousand_failed_tests_lists_the_first_thousand
 def test_shards_that_name_one_failed_test_list_it_once(tmp_path: Path) -> None:
     shards = [read_source(FIXTURES / "pytest" / "failure.log", ALL_PARSERS) for _ in range(2)]
     assert combine(shards).failed_tests == ("test_calc.py::test_add_wrong", "test_calc.py::test_add_raises")
+
+
+def test_a_count_of_thousands_of_digits_is_unparsed_with_the_reason(tmp_path: Path) -> None:
+    """int() refuses more than 4,300 digits; no runner prints such a count, and the log says why."""
+    log = tmp_path / "rspec.log"
+    log.write_text(
+        "Finished in 0.1 seconds (files took 0.2 seconds to load)\n" + "1" * 5_000 + " examples, 0 failures\n"
+    )
+    summary = read_source(log, ALL_PARSERS)
+    assert summary.counts is None
+    assert summary.reason is not None and "a count in the log cannot be read" in summary.reason
+    assert "\n" not in summary.reason

@@ -66,9 +66,9 @@ class LineFilter:
     """
 
     starts: str
-    # Any character that is neither a word character nor white space (`[^\w\s]`: punctuation, a
-    # symbol, a zero-width space) may start the line too.
-    starts_with_symbol: bool = False
+    # A regular expression's character class whose characters may start the line too: `\d` for any
+    # decimal digit (`\d` takes Unicode's), `[^\w\s]` for any symbol.
+    starts_class: str = ""
     pattern: str | None = None
     holds: tuple[str, ...] = ()
     # Line starts whose presence, anywhere in the log, is all the parser needs of them: it is told once,

@@ -100,26 +100,21 @@ class _Filters:
 
     lines: Callable[[str], Iterator[re.Match[str]]]
     by_first: dict[str, tuple[_Rule, ...]]
-    by_symbol: tuple[_Rule, ...]  # the rules of the filters that take any symbol first
+    by_class: tuple[tuple[Callable[[str], object], _Rule], ...]  # the rules of the filters with a `starts_class`
     holds: dict[str, tuple[int, ...]]
 
     def rules(self, first: str) -> tuple[_Rule, ...]:
         """The rules for a line starting with `first`."""
-        if not self.by_symbol or not _SYMBOL.match(first):
-            return self.by_first.get(first, ())
         named = self.by_first.get(first, ())
-        return named + tuple(rule for rule in self.by_symbol if rule not in named)
-
-
-_SYMBOL = re.compile(r"[^\w\s]")
+        return named + tuple(rule for test, rule in self.by_class if rule not in named and test(first))
 
 
 @functools.cache
 def _compiled(filters: tuple[LineFilter, ...]) -> _Filters:
     by_first: dict[str, list[_Rule]] = {}
-    by_symbol: list[_Rule] = []
+    by_class: list[tuple[Callable[[str], object], _Rule]] = []
     bodies: dict[str, list[str]] = {}  # for each first character, the patterns of the filters it starts
-    symbol_bodies: list[str] = []
+    class_bodies: dict[str, list[str]] = {}  # likewise for each `starts_class`
     holds: dict[str, list[int]] = {}
     for index, wanted in enumerate(filters):
         match = re.compile(wanted.pattern, re.MULTILINE).match if wanted.pattern is not None else None
@@ -128,25 +123,25 @@ def _compiled(filters: tuple[LineFilter, ...]) -> _Filters:
         for first in set(wanted.starts):
             by_first.setdefault(first, []).append(rule)
             bodies.setdefault(first, []).append(body)
-        if wanted.starts_with_symbol:
-            by_symbol.append(rule)
-            symbol_bodies.append(body)
+        if wanted.starts_class:
+            by_class.append((re.compile(wanted.starts_class).fullmatch, rule))
+            class_bodies.setdefault(wanted.starts_class, []).append(body)
         for needle in wanted.holds:
             holds.setdefault(needle, []).append(index)
     # One alternative per first character, which the engine passes over at the cost of one comparison
     # when the line starts otherwise; behind it, the patterns of that character's filters, tried from
-    # the line's start (a lookahead inside a one-character lookbehind).
-    # Characters whose filters are the same share one alternative (white space, digits).
+    # the line's start (a lookahead inside a one-character lookbehind). Characters whose filters are
+    # the same share one alternative (white space); each class is an alternative of its own, last.
     sharing: dict[tuple[str, ...], str] = {}
     for first, patterns in sorted(bodies.items()):
         sharing[tuple(patterns)] = sharing.get(tuple(patterns), "") + first
-    branches = [f"{_one_of(firsts)}(?<=(?={'|'.join(patterns)}).)" for patterns, firsts in sharing.items()]
-    if symbol_bodies:
-        branches.append(f"{_SYMBOL.pattern}(?<=(?={'|'.join(symbol_bodies)}).)")
+    leads = [(_one_of(firsts), patterns) for patterns, firsts in sharing.items()]
+    leads += [(starts_class, tuple(patterns)) for starts_class, patterns in class_bodies.items()]
+    branches = [f"{lead}(?<=(?={'|'.join(patterns)}).)" for lead, patterns in leads]
     return _Filters(
         lines=re.compile(f"\n(?:{'|'.join(branches)})", re.MULTILINE).finditer,
         by_first={first: tuple(rules) for first, rules in by_first.items()},
-        by_symbol=tuple(by_symbol),
+        by_class=tuple(by_class),
         holds={needle: tuple(indexes) for needle, indexes in _widest(holds).items()},
     )
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from evidence_gate.model import Counts, TestSummary
-from evidence_gate.summary.base import CaseResult, Reading, failed_names
+from evidence_gate.summary.base import CaseResult, Reading, clip, failed_names
 from evidence_gate.summary.encoding import decoded_head, detect_encoding, is_wide, text_reader, wide_name
 from evidence_gate.summary.line_scan import feed_log, raw_lines
 from evidence_gate.summary.registry import (
@@ -120,9 +120,15 @@ def _read_document(name: str, path: Path, encoding: str, on_case: Callable[[Case
 def _read_lines(path: Path, names: Sequence[str]) -> Reading | None:
     """Every candidate parser's reading of one pass over the log, merged as the module says."""
     parsers = [line_parser(name) for name in names]
-    with open_resolved(path) as handle:
-        feed_log(handle, detect_encoding(handle.read(HEAD_BYTES)), parsers)
-    readings = {reading.parser: reading for reading in (parser.finish() for parser in parsers) if reading is not None}
+    try:
+        with open_resolved(path) as handle:
+            feed_log(handle, detect_encoding(handle.read(HEAD_BYTES)), parsers)
+        finished = [parser.finish() for parser in parsers]
+    except ValueError as error:  # a count of more than the 4,300 digits int() reads: no runner printed it
+        return Reading(
+            parser="+".join(names), counts=None, reason=f"a count in the log cannot be read ({clip(str(error))})"
+        )
+    readings = {reading.parser: reading for reading in finished if reading is not None}
     for runner, others in _ALSO_READ_BY.items():
         own = readings.get(runner)
         if own is None or own.counts is None:

@@ -59,8 +59,9 @@ class CheckParser(LineParser):
         "unparsed"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="TR0123456789",
-        pattern=r"Test project |Running suite\(s\):|[0-9]+%: Checks: |[0-9]+% tests passed, ",
+        starts="TR",
+        starts_class=r"\d",
+        pattern=r"Test project |Running suite\(s\):|\d+%: Checks: |\d+% tests passed, ",
     )
 
     def __init__(self) -> None:

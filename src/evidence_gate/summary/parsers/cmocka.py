@@ -101,7 +101,9 @@ class CmockaParser(LineParser):
         "(failed = N - P - S, errors included), checked against its per-test result lines; a failed group "
         "setup or a group cut off before its closing lines makes the run unparsed"
     )
-    reads: ClassVar[LineFilter] = LineFilter(starts="[T0123456789", pattern=r"\[|Test project |[0-9]+% tests passed, ")
+    reads: ClassVar[LineFilter] = LineFilter(
+        starts="[T", starts_class=r"\d", pattern=r"\[|Test project |\d+% tests passed, "
+    )
 
     def __init__(self) -> None:
         self._runs = RunTotals(unit="cmocka groups")

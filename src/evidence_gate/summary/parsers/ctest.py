@@ -48,11 +48,12 @@ class CtestParser(LineParser):
         "never built, makes the run unparsed"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="0123456789TNUC-gmn" + WHITESPACE,
+        starts="TNUC-gmn" + WHITESPACE,
+        starts_class=r"\d",
         pattern=(
-            r"[0-9]+% tests passed, |The following tests did not run:$|Test project |No tests were found|"
+            r"\d+% tests passed, |The following tests did not run:$|Test project |No tests were found|"
             r"Unable to find executable: |-- Configuring incomplete|CMake Generate step failed|(?:g|mingw32-)?make|"
-            r"ninja: |\s*[0-9]+/[0-9]+ Test"
+            r"ninja: |\s*\d+/\d+ Test"
         ),
         holds=("rror",),
     )

@@ -54,8 +54,9 @@ class GradleParser(LineParser):
         "added up over tasks; a build whose test tasks all say NO-SOURCE as zero tests."
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="0123456789:>BE",
-        pattern=r"[0-9]+ (?:tests? completed, |actionable tasks?: )|[:>]|BUILD |Execution failed for task ",
+        starts=":>BE",
+        starts_class=r"\d",
+        pattern=r"\d+ (?:tests? completed, |actionable tasks?: )|[:>]|BUILD |Execution failed for task ",
     )
 
     def __init__(self) -> None:

@@ -52,8 +52,9 @@ class MinitestParser(LineParser):
         "print 'tests' for 'runs'), added up over runs."
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="0123456789#",
-        pattern=r"[0-9]+ (?:runs?|tests?), |#",
+        starts="#",
+        starts_class=r"\d",
+        pattern=r"\d+ (?:runs?|tests?), |#",
         holds=(_INTERRUPTED, ":in "),
     )
 

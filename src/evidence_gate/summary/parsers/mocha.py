@@ -42,7 +42,7 @@ class MochaParser(LineParser):
         "added up over runs."
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="E" + WHITESPACE, pattern=r"  [0-9]|\s*Exception during run: |Error: No test files found"
+        starts="E" + WHITESPACE, pattern=r"  \d|\s*Exception during run: |Error: No test files found"
     )
 
     def __init__(self) -> None:

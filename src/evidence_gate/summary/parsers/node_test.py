@@ -61,7 +61,7 @@ class NodeTestParser(LineParser):
     # Its own lines, and those of a test file's TAP that spec passes through verbatim (`TapParser.reads`).
     reads: ClassVar[LineFilter] = LineFilter(
         starts="✔✖﹣▶\u2139 \t#onB1TFRDN[",
-        pattern=r"[ \t]\s*(?:ok |not ok |# Subtest:|✔ |✖ |﹣ )|[✔✖﹣▶\u2139#TFRDN\[]|ok|not ok|1|Bail out!",
+        pattern=r"[ \t]\s*(?:ok |not ok |# Subtest:|✔ |✖ |﹣ )|[✔✖﹣▶\u2139#onB1TFRDN\[]",
         holds=(" ..",),
     )
 

@@ -71,7 +71,7 @@ class PhpunitParser(LineParser):
     reads: ClassVar[LineFilter] = LineFilter(
         starts="OFEWDNP#",
         pattern=(
-            r"OK|FAILURES!$|ERRORS!$|WARNINGS!$|DEPRECATIONS!$|NOTICES!$|No tests executed!$|PHPUnit |#[0-9]|"
+            r"OK|FAILURES!$|ERRORS!$|WARNINGS!$|DEPRECATIONS!$|NOTICES!$|No tests executed!$|PHPUnit |#\d|"
             r"Next PHPUnit"
         ),
         holds=(" error: ",),

@@ -218,7 +218,7 @@ class PytestParser(LineParser):
     )
     reads: ClassVar[LineFilter] = LineFilter(
         starts="=0123456789n!_FES([",
-        pattern=r"=[^\n]*=$|[0-9n][a-z0-9 ,]* in [0-9]|!|_+ ERROR |FAILED |ERROR |SUBFAIL|[(\[][^\n]* SUBFAIL",
+        pattern=r"=[^\n]*=$|[0-9n][a-z0-9 ,]* in \d|!|_+ ERROR |FAILED |ERROR |SUBFAIL|[(\[][^\n]* SUBFAIL",
         holds=(".py ",),  # a test file's progress line (`test_a.py ..F`), which a closing line may not follow
     )
 

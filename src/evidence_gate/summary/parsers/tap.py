@@ -220,7 +220,7 @@ class TapParser(LineParser):
     )
     reads: ClassVar[LineFilter] = LineFilter(
         starts="onB1TFRDN[ \t",
-        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[TFRDN\[]|\t\(less ",
+        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[onB1TFRDN\[]|\t\(less ",
         holds=(" ..",),  # prove's `t/file.t .. ` lines
     )
 

@@ -61,7 +61,7 @@ class VitestParser(LineParser):
     )
     reads: ClassVar[LineFilter] = LineFilter(
         starts=" NT",
-        starts_with_symbol=True,  # a test file's line, after its marker: `<marker> broken.test.js (0 test)`
+        starts_class=r"[^\w\s]",  # a test file's line, after its marker: `<marker> broken.test.js (0 test)`
         pattern=r" RUN  | FAIL  |No test files found| *Test Files  | *[^\w\s] [^\n]*\(0 tests?\)$",
         holds=("Failed Suites",),
     )

@@ -81,7 +81,7 @@ class XcodebuildParser(LineParser):
     )
     reads: ClassVar[LineFilter] = LineFilter(
         starts="TRE*" + WHITESPACE,
-        starts_with_symbol=True,  # Swift Testing's lines start with a symbol
+        starts_class=r"[^\w\s]",  # Swift Testing's lines start with a symbol
         pattern=(
             r"Test |Restarting after unexpected exit|\s*Executed |\s*\*\* |"
             r"\s*Testing cancelled because the build failed\.|\u200b?[^\w\s]\s{1,2}Test "
