@@ -3,6 +3,10 @@
 The order of `LINE_PARSERS` is the order in which content is recognised when no `--parser` or
 `--stack` narrows it: the first parser in this order that reads counts wins, so more specific
 formats come before the generic ones (node's TAP before plain TAP, `go test -json` before `-v`).
+
+A line parser also names the lines it reads (`LineParser.reads`, a `LineFilter`): the log reader
+hands it only those (see `line_scan`), and the tests hold that to the reading it gives when fed
+every line, on every captured log and on fuzzed ones.
 """
 
 from __future__ import annotations
