@@ -186,6 +186,12 @@ def stream_report(
     return None
 
 
+def refuse_doctype(first_piece: bytes) -> None:
+    """Refuse a document whose first piece declares a DOCTYPE before its root element."""
+    if _DOCTYPE in first_piece[: first_piece.find(b"<", first_piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
+        raise UnsafeReport(DOCTYPE_REFUSAL)
+
+
 def _stream_document(
     pieces: Iterator[bytes],
     tags: tuple[str, ...],
@@ -199,8 +205,7 @@ def _stream_document(
         if not fed:
             if not piece.strip():
                 continue
-            if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
-                raise UnsafeReport(DOCTYPE_REFUSAL)
+            refuse_doctype(piece)
             if on_document is not None:
                 on_document(piece)
             fed = True

@@ -51,12 +51,12 @@ from evidence_gate.summary.xml_documents import (
     capped_notes,
     hardened_target_parser,
     one_line,
+    refuse_doctype,
     utf8_documents,
     whole_number,
 )
 from evidence_gate.workspace import Refused, open_resolved
 
-_DOCTYPE = b"<!DOCTYPE"
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # Skip messages that mean the test could not even be started: ctest writes a test whose executable
 # failed to build as status="notrun" with this message, and its console counts it as failed.
@@ -316,8 +316,7 @@ def _scan_document(pieces: Iterator[bytes], reader: _Reader) -> None:
         if not fed:
             if not piece.strip():
                 continue
-            if _DOCTYPE in piece[: piece.find(b"<", piece.find(b"?>") + 1) + len(_DOCTYPE) + 1]:
-                raise UnsafeReport(DOCTYPE_REFUSAL)
+            refuse_doctype(piece)
             reader.scan.zero_based_lines = _PYTEST_ROOT.search(piece[:_ROOT_BYTES]) is not None
             fed = True
         parser.feed(piece)
