@@ -27,7 +27,8 @@ from typing import BinaryIO, Protocol
 
 import ijson  # type: ignore[import-untyped]  # ijson ships no type information; the events it yields are checked here
 
-from evidence_gate.workspace import open_resolved
+from evidence_gate.summary.base import Reading
+from evidence_gate.workspace import Refused, open_resolved
 
 ITEM = "item"
 MAX_DEPTH = 64  # no runner's report nests this deep; a deeper one is hostile
@@ -79,6 +80,11 @@ def stream_json(handle: BinaryIO, reader: Reader, wanted: Iterable[JsonPath], cl
         raise Malformed(f"not valid JSON ({_first_line(error)})") from None
     except UnicodeDecodeError:
         raise Malformed("not valid JSON (not UTF-8)") from None
+
+
+def unread(parser: str, error: Malformed | Refused) -> Reading:
+    """A JSON report that could not be read: unparsed, with the reason."""
+    return Reading(parser=parser, counts=None, reason=error.reason if isinstance(error, Refused) else str(error))
 
 
 def _first_line(error: Exception) -> str:

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import CaseResult, DocumentParser, Reading, clip
-from evidence_gate.summary.json_stream import Malformed
+from evidence_gate.summary.json_stream import Malformed, unread
 from evidence_gate.workspace import Refused, open_resolved
 
 # The first line is the `start` event: an object holding `"protocolVersion"` and `"type": "start"`.
@@ -230,8 +230,7 @@ class DartJsonParser(DocumentParser):
                     scan.line(raw, number)
             return scan.reading()
         except (Malformed, Refused) as error:
-            reason = error.reason if isinstance(error, Refused) else str(error)
-            return Reading(parser=self.name, counts=None, reason=reason)
+            return unread(self.name, error)
         except OSError as error:
             return Reading(parser=self.name, counts=None, reason=f"cannot read ({error.strerror or error})")
 

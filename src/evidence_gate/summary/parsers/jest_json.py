@@ -50,6 +50,7 @@ from evidence_gate.summary.json_stream import (
     count,
     read_json,
     text,
+    unread,
 )
 from evidence_gate.workspace import Refused
 
@@ -323,8 +324,7 @@ class JestJsonParser(DocumentParser):
             read_json(path, scan, _WANTED, (_FILE, _TEST))
             return scan.reading()
         except (Malformed, Refused) as error:
-            reason = error.reason if isinstance(error, Refused) else str(error)
-            return Reading(parser=self.name, counts=None, reason=reason)
+            return unread(self.name, error)
 
 
 PARSER = JestJsonParser()

@@ -44,6 +44,7 @@ from evidence_gate.summary.json_stream import (
     count,
     read_json,
     text,
+    unread,
 )
 from evidence_gate.workspace import Refused
 
@@ -203,8 +204,7 @@ class RspecJsonParser(DocumentParser):
             read_json(path, scan, _WANTED, (_EXAMPLE,))
             return scan.reading()
         except (Malformed, Refused) as error:
-            reason = error.reason if isinstance(error, Refused) else str(error)
-            return Reading(parser=self.name, counts=None, reason=reason)
+            return unread(self.name, error)
 
 
 PARSER = RspecJsonParser()
