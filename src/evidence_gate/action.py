@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from github import Github
 
@@ -28,12 +28,14 @@ from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.coverage import ID as COVERAGE
 from evidence_gate.gates.coverage import CoverageData
+from evidence_gate.gates.gate import Gate
 from evidence_gate.gates.integrity import ID as INTEGRITY
 from evidence_gate.gates.integrity import IntegrityData
+from evidence_gate.gates.registry import GATES
 from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
-from evidence_gate.github.publish import checked_ledger, current_pull, publish_ledger, read_baseline, read_history
+from evidence_gate.github.publish import current_pull, publish_ledger, read_baseline, read_history
 from evidence_gate.ledger import GateVerdict, Ledger
 from evidence_gate.ledger_document import ledger_json, read_ledger
 from evidence_gate.model import PullRequest
@@ -45,10 +47,11 @@ from evidence_gate.render import (
     render_job_summary,
     render_report,
 )
-from evidence_gate.scrub import Scrubber, run_secrets
+from evidence_gate.runner_results import check_digest, check_runner_ledger, with_runner_results
+from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import BaseConfig, CommentMode, Settings, resolve
 from evidence_gate.stacks.table import default_table
-from evidence_gate.workspace import Refused
+from evidence_gate.workspace import Refused, Workspace
 
 
 @dataclass(kw_only=True)
@@ -82,32 +85,27 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     settings = run_templates(settings, base, workspace, scratch)
     budget = WaitBudget(settings.api_wait_seconds)
     client = make_client(settings.github_token, context.api_url, budget) if settings.github_token else None
-    made_elsewhere = environ.get("INPUT_LEDGER", "").strip()
-    if made_elsewhere:
-        ledger = checked_ledger(read_ledger(workspace.check(repo / made_elsewhere, scratch=True)), context, settings)
-        ledger = Scrubber(secrets).value(ledger)
-    else:
-        baseline, note = (None, "no token to read the base commit's check run")
-        history: tuple[dict[int, str], ...] = ()
-        history_note = "no token to read the sticky comment of the earlier runs"
-        pull = context.pull_request
-        if client is not None:
-            baseline, note = read_baseline(client, context, settings.check_name)
-            history, history_note = read_history(client, context, settings.check_name)
-            pull = _labels_now(client, context, log)
-        given, source = _baseline_file(settings, base, effects)
-        inputs = RunInputs(
-            pull_request=pull,
-            baseline=baseline,
-            baseline_note=note,
-            table=default_table(),
-            secrets=secrets,
-            history=history,
-            history_note=history_note,
-            quality_baseline=given,
-            baseline_source=source,
-        )
-        ledger = run_pipeline(settings, inputs, effects)
+    baseline, note = (None, "no token to read the base commit's check run")
+    history: tuple[dict[int, str], ...] = ()
+    history_note = "no token to read the sticky comment of the earlier runs"
+    pull = context.pull_request
+    if client is not None:
+        baseline, note = read_baseline(client, context, settings.check_name)
+        history, history_note = read_history(client, context, settings.check_name)
+        pull = _labels_now(client, context, log)
+    given, source = _baseline_file(settings, base, effects)
+    inputs = RunInputs(
+        pull_request=pull,
+        baseline=baseline,
+        baseline_note=note,
+        table=default_table(),
+        secrets=secrets,
+        history=history,
+        history_note=history_note,
+        quality_baseline=given,
+        baseline_source=source,
+    )
+    ledger = run_pipeline(settings, inputs, effects, _gates(environ, repo, workspace, context, settings))
     default_path = Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
     progress.ledger = ledger
     try:
@@ -152,6 +150,23 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     if budget.gave_up is not None:
         warning(log, f"{budget.gave_up}: the result is in {kept}")
     return exit_code
+
+
+def _gates(
+    environ: Mapping[str, str], repo: Path, workspace: Workspace, context: GitHubContext, settings: Settings
+) -> list[Gate[Any]]:
+    """The gates this run judges: the registry's, or, given the runner step's ledger (`ledger`), the
+    registry's with the results only the runner could measure taken from it (runner_results.py)."""
+    made_on_runner = environ.get("INPUT_LEDGER", "").strip()
+    if not made_on_runner:
+        return list(GATES)
+    path = workspace.check(repo / made_on_runner, scratch=True)
+    expected = environ.get("INPUT_LEDGER-SHA256", "").strip()
+    if expected:
+        check_digest(path, expected)
+    ledger = read_ledger(path)
+    check_runner_ledger(ledger, context.pull_request, context.sha, settings)
+    return with_runner_results(ledger, settings)
 
 
 def _labels_now(client: Github, context: GitHubContext, log: TextIO) -> PullRequest | None:

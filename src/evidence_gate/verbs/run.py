@@ -100,7 +100,13 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     with tempfile.TemporaryDirectory(prefix="evidence-gate-templates-") as scratch:
         if not args.templates_dir:  # a folder named here is the user's; one from the config is checked
             settings = run_templates(settings, base, effects.workspace, Path(scratch))
-        inputs = RunInputs(table=table(args), secrets=run_secrets(environ, settings.github_token))
+        # In a pull request's workflow, the event names the commits (its base and head SHAs, never a ref
+        # the job could move) and the body the criteria come from, as in the action.
+        inputs = RunInputs(
+            pull_request=context.pull_request if context else None,
+            table=table(args),
+            secrets=run_secrets(environ, settings.github_token),
+        )
         ledger = run_pipeline(settings, inputs, effects)
         if settings.ledger_out:
             # A path given here is the user's; one from the config or the action's inputs stays in the workspace.
