@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from evidence_gate.ledger import GateVerdict
 from tests.github_fake import FakeGitHub
@@ -140,10 +141,10 @@ def test_a_measured_gate_missing_from_the_runner_ledger_is_unavailable(
     assert run.outputs["verdict"] == "BLOCKED"
 
 
-def _made(repo: Repo, tmp_path: Path, base: str, head: str) -> dict[str, object]:
+def _made(repo: Repo, tmp_path: Path, base: str, head: str) -> dict[str, Any]:
     made = runner_step(repo, event(tmp_path, base, head), "--base", base, "--head", head)
     assert made.returncode in (0, 1), made.stderr
-    document: dict[str, object] = json.loads((repo.path / LEDGER).read_text())
+    document: dict[str, Any] = json.loads((repo.path / LEDGER).read_text())
     return document
 
 
