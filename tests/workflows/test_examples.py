@@ -1,0 +1,198 @@
+"""Each example workflow in docs/examples, run step by step on a fixture project of its stack with
+this machine's real toolchain (harness.py): the project's own steps, the runner step's composite
+steps, then the container's entry point against the fake GitHub.
+
+- a healthy bug fix with a regression test passes, with test strength run on the runner and shown
+  as measured there;
+- the same project whose base froze a red test, and whose pull request rewrites that test to pass,
+  is blocked (RH-14), judged by the container itself;
+- a skip added is flagged (RH-1);
+- in every one, a test that reads every `/proc/*/environ` it can, `.git/config` and its environment
+  finds no token, and the daemon a test left running in the runner step is gone when the step ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.integrity.frozen import RECORD
+from evidence_gate.ledger import GateVerdict, Verdict
+from evidence_gate.ledger_document import read_ledger
+from evidence_gate.strength.sandbox import PREFIX
+from tests.github_fake import FakeGitHub
+from tests.github_fake.fixture import check_no_violations, start_github_server
+
+from ..conftest import Repo
+from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event
+from .projects import PROJECTS, Project, frozen_record
+
+BODY = "Fixes the cart's total.\r\n"
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+@pytest.fixture(scope="session")
+def runner_cli(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The runner step's own install step, run once for the session: each workflow run links its
+    RUNNER_TEMP's virtualenv to this one, so the step's `-x` check finds it installed."""
+    temp = tmp_path_factory.mktemp("runner-cli")
+    script = "\n".join(
+        [
+            'venv="$RUNNER_TEMP/evidence-gate-venv"',
+            '"$PYTHON" -m venv "$venv"',
+            '"$venv/bin/pip" install --quiet --disable-pip-version-check "$ACTION_PATH/.."',
+        ]
+    )
+    subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", script],
+        env={**os.environ, "RUNNER_TEMP": str(temp), "PYTHON": sys.executable, "ACTION_PATH": str(ROOT / "run")},
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return temp / "evidence-gate-venv"
+
+
+@pytest.fixture
+def server() -> Iterator[FakeGitHub]:
+    fake = start_github_server()
+    try:
+        yield fake
+    finally:
+        fake.stop()
+    check_no_violations(fake)
+
+
+def project_for(stack: str) -> Project:
+    project = PROJECTS[stack]()
+    missing = [tool for tool in project.tools if shutil.which(tool) is None]
+    if missing and os.environ.get("CI") != "true":
+        pytest.skip(f"{', '.join(missing)} not on this machine (scripts/test.sh installs them as root)")
+    return project
+
+
+def run_workflow(
+    project: Project, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path, base: str, head: str
+) -> WorkflowRun:
+    server.add_pull(REPO, PR, head_sha=head, base_sha=base, body=BODY)
+    home = tmp_path / "runner"
+    run = WorkflowRun(
+        workflow=EXAMPLES / f"{project.workflow}.yml",
+        workspace=repo.path,
+        home=home,
+        server=server,
+        event=pull_request_event(base, head, BODY),
+        extra_env={
+            "EVIDENCE_GATE_PROBE_LOG": str(tmp_path / "probe.log"),
+            "EVIDENCE_GATE_PROBE_ROOT": str(os.getpid()),
+        },
+        cli_environment=runner_cli,
+    )
+    try:
+        run.run_job()
+    finally:
+        _end_daemons(tmp_path / "probe.log")
+    return run
+
+
+@pytest.mark.parametrize("stack", sorted(PROJECTS))
+def test_a_healthy_bug_fix_passes_with_strength_run_on_the_runner(
+    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path
+) -> None:
+    project = project_for(stack)
+    base = repo.commit("base", project.base)
+    repo.git("checkout", "--quiet", "-b", "fix")
+    head = repo.commit("fix the total", project.fix)
+    run = run_workflow(project, repo, server, tmp_path, runner_cli, base, head)
+    container = run.steps[-1]
+    ledger = read_ledger(repo.path / "evidence-gate-ledger.json")
+    strength = ledger.gate("strength")
+    assert strength is not None and strength.verdict is GateVerdict.PASS, container.output
+    (check_run,) = server.check_runs(head)
+    published = _published(server, head)
+    assert "measured on the runner" in published
+    assert check_run.conclusion == "success", published
+    assert container.code == 0, container.output
+    _no_token_found(tmp_path / "probe.log")
+
+
+@pytest.mark.parametrize("stack", sorted(PROJECTS))
+def test_a_frozen_red_test_rewritten_to_pass_is_blocked(
+    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path
+) -> None:
+    project = project_for(stack)
+    repo.commit("base", project.base)
+    red = repo.commit("the red test", {project.frozen_test: project.frozen_test_text})
+    base = repo.commit("freeze it", {str(RECORD): frozen_record(project.frozen_test, red)})
+    repo.git("checkout", "--quiet", "-b", "fix")
+    head = repo.commit("refunds", {**project.feature, project.frozen_test: project.cheat})
+    run = run_workflow(project, repo, server, tmp_path, runner_cli, base, head)
+    container = run.steps[-1]
+    assert container.code == 1, container.output
+    assert container.outputs["verdict"] == str(Verdict.BLOCKED)
+    assert "RH-14" in container.outputs["gate-edits"]
+    (check_run,) = server.check_runs(head)
+    assert check_run.conclusion == "failure"
+
+
+@pytest.mark.parametrize("stack", sorted(PROJECTS))
+def test_a_skip_added_is_flagged(stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path) -> None:
+    project = project_for(stack)
+    base = repo.commit("base", project.base)
+    repo.git("checkout", "--quiet", "-b", "fix")
+    head = repo.commit("fix the total, skip a test", {**project.fix, **project.skipped})
+    run = run_workflow(project, repo, server, tmp_path, runner_cli, base, head)
+    container = run.steps[-1]
+    assert "RH-1:" in container.outputs["gate-edits"], container.output
+    assert "RH-1" in _published(server, head)
+
+
+def _published(server: FakeGitHub, head: str) -> str:
+    (check_run,) = server.check_runs(head)
+    comments = [comment.body for comment in server.comments(PR)]
+    return "\n".join([check_run.output_summary or "", check_run.output_text or "", *comments])
+
+
+def _no_token_found(log: Path) -> None:
+    """The probe ran in the project's own test step and in the runner step's strength runs, and
+    found no token in any of them."""
+    lines = log.read_text().splitlines()
+    assert [line for line in lines if line.startswith("FOUND")] == []
+    ran = [line for line in lines if line.startswith("RAN")]
+    assert any(PREFIX in line for line in ran), "the probe never ran in a strength worktree"
+    assert any(PREFIX not in line for line in ran), "the probe never ran in the project's own test step"
+
+
+def _end_daemons(log: Path) -> None:
+    """The daemons the probe left: those started in a strength worktree must be gone already (the
+    runner step ends them); those of the project's own test step are the harness's to end."""
+    if not log.exists():
+        return
+    alive_from_strength = []
+    for line in log.read_text().splitlines():
+        if not line.startswith("DAEMON "):
+            continue
+        _, pid, started_in = line.split(" ", 2)
+        if not _running(pid):
+            continue
+        if PREFIX in started_in and started_in.startswith(tempfile.gettempdir()):
+            alive_from_strength.append(pid)
+        os.kill(int(pid), signal.SIGKILL)
+    assert alive_from_strength == [], "daemons started by the runner step's tests outlived it"
+
+
+def _running(pid: str) -> bool:
+    """Whether the process runs: a zombie (ended, not yet reaped) does not."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
