@@ -76,11 +76,8 @@ def judge_tool(gate_id: str, title: str, data: ToolData, *, allow_baseline: bool
 def _judge_debt(gate_id: str, title: str, data: ToolData, located: Located, code: int | None) -> GateResult:
     """No baseline: the diagnostics on lines the change did not touch are the base's; new ones block."""
     figures = f"{located.pre_existing:,} pre-existing, {located.new:,} new"
-    noun = data.counted[:-1]
     if located.new == 0:
-        headline = (
-            f"exit code {code}: {figures} (no baseline: a {noun} on a line the change did not touch is the base's)"
-        )
+        headline = f"exit code {code}: {figures} (no baseline: those on lines the change did not touch are the base's)"
         return GateResult(id=gate_id, title=title, verdict=GateVerdict.PASS, headline=headline, data=data)
     unplaced = f" ({located.unlocated:,} with no file and line, counted as new)" if located.unlocated else ""
     first = (
