@@ -66,6 +66,16 @@ def test_an_opening_with_no_arrow_before_the_next_diagnostic_has_no_place() -> N
     assert [(item.path, item.line) for item in locate(lines)] == [(None, None), ("src/lib.rs", 4)]
 
 
+def test_the_compilers_closing_counts_are_no_diagnostics() -> None:
+    lines = [
+        "warning: `shop` (lib) generated 1 warning",
+        "warning: 1 warning emitted",
+        "error: aborting due to 2 previous errors",
+        "error: could not compile `shop` (lib) due to 2 previous errors",
+    ]
+    assert locate(lines) == ()
+
+
 def test_a_pattern_without_the_groups_its_kind_needs_is_refused() -> None:
     table = b"version: 1\npatterns:\n  - {tools: [x], kind: diagnostic, pattern: '^(?P<path>.+):(?P<line>\\\\d+)$'}\n"
     with pytest.raises(ConfigError, match="needs the group"):
