@@ -4,6 +4,10 @@ base's diagnostics (on lines the change did not touch) from the change's own."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from tests.conftest import Repo
 from tests.quality.project import CART, python_project, quality, report_checks, verdict
 
@@ -59,3 +63,34 @@ def test_a_warning_on_a_changed_line_fails_naming_it(repo: Repo) -> None:
     first_new = "shop/\\_\\_init\\_\\_.py:3: F401 \\`json\\` imported but unused"
     assert f"exit code 1: 60 pre-existing, 1 new; first new: {first_new}" in result.out
     assert f"- Check 2 (Linter): FAIL: {first_new}" in result.out  # the reason, and the failure's signature
+
+
+def test_a_log_from_the_jobs_own_checkout_is_read_by_its_absolute_paths(repo: Repo, tmp_path: Path) -> None:
+    """The linter ran in another checkout (the job's, read in the action's container): its absolute
+    paths are the changed files they end with."""
+    base_with_debt(repo)
+    config = (repo.path / ".github" / "evidence-gate.yml").read_text()
+    repo.commit("the linter's log", {".github/evidence-gate.yml": config + "logs:\n  lint: build/ruff.log\n"})
+    docstring, rest = CART.split("\n", 1)
+    repo.commit(
+        "shipping",
+        {"shop/__init__.py": f"{docstring}\n\nimport json\n{rest}{SHIPPING}", "tests/test_shipping.py": SHIPPING_TESTS},
+    )
+    job = tmp_path / "runner" / "work" / "shop"
+    subprocess.run(["git", "clone", "--quiet", str(repo.path), str(job)], check=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ran = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format=concise", str(job)],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    (repo.path / "build").mkdir()
+    (repo.path / "build" / "ruff.log").write_text(f"{ran.stdout}{ran.stderr}EXIT_CODE={ran.returncode}\n")
+    assert f"{job}/shop/legacy.py:3:24: F401" in ran.stdout  # absolute, as the job's checkout has it
+    result = quality(repo, "--base", "HEAD~1")
+    assert report_checks(result.out)[2] == "FAIL", result.out
+    assert "exit code 1: 60 pre-existing, 1 new; first new: " in result.out
+    assert "/runner/work/shop/shop/\\_\\_init\\_\\_.py:3: F401 \\`json\\` imported but unused" in result.out
