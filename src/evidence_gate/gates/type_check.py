@@ -80,11 +80,7 @@ def _judge_debt(gate_id: str, title: str, data: ToolData, located: Located, code
         headline = f"exit code {code}: {figures} (no baseline: those on lines the change did not touch are the base's)"
         return GateResult(id=gate_id, title=title, verdict=GateVerdict.PASS, headline=headline, data=data)
     unplaced = f" ({located.unlocated:,} with no file and line, counted as new)" if located.unlocated else ""
-    first = (
-        located.new_shown[0].text
-        if located.new_shown
-        else f"the tool counted {located.unlocated:,} it names no line of"
-    )
+    first = located.new_shown[0].text if located.new_shown else "one its summary counts, which no line names"
     return GateResult(
         id=gate_id,
         title=title,
