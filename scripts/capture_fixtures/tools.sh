@@ -5,20 +5,30 @@
 #                                            `<command> 2>&1; echo "EXIT_CODE=$?"`
 # Each case's project is written below into a throwaway directory under /tmp. mypy and ruff come
 # from pip at pinned versions; go vet and cargo check/clippy from this machine's toolchains, when
-# they are there (a missing one is skipped, saying so). expected.json is maintained by hand.
+# they are there (a missing one is skipped, saying so); flake8 and pylint from pip, eslint, tsc and
+# pyright from npm, when node is there. expected.json is maintained by hand. Absolute paths in the
+# output are shortened to the project's (`/tmp/.../errors/` removed) where a reader sees them
+# relative, and kept as `/work/shop/` where the tool prints them absolute.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PYTHON=${PYTHON:-python3}
 MYPY_VERSION=${MYPY_VERSION:-1.18.2}
 RUFF_VERSION=${RUFF_VERSION:-0.14.3}
+FLAKE8_VERSION=${FLAKE8_VERSION:-7.5.0}
+PYLINT_VERSION=${PYLINT_VERSION:-4.1.5}
+ESLINT_VERSION=${ESLINT_VERSION:-9.39.5}
+TYPESCRIPT_VERSION=${TYPESCRIPT_VERSION:-7.0.2}
+PYRIGHT_VERSION=${PYRIGHT_VERSION:-1.1.414}
+ESLINT_FORMATTERS_VERSION=${ESLINT_FORMATTERS_VERSION:-9.0.1}  # unix and compact left core ESLint in 9
 out="$repo/tests/fixtures/tools"
 
 make_work capture-tools
 unset CI NO_COLOR FORCE_COLOR CLICOLOR_FORCE COLUMNS 2>/dev/null || true
 
 "$PYTHON" -m venv "$work/venv"
-"$work/venv/bin/pip" install -q --disable-pip-version-check "mypy==$MYPY_VERSION" "ruff==$RUFF_VERSION"
+"$work/venv/bin/pip" install -q --disable-pip-version-check "mypy==$MYPY_VERSION" "ruff==$RUFF_VERSION" \
+  "flake8==$FLAKE8_VERSION" "pylint==$PYLINT_VERSION"
 
 # protocol DIR FILE CMD...: CMD run in DIR under the capture protocol, into FILE (paths relative to DIR).
 protocol() {
@@ -50,17 +60,48 @@ protocol "$p/errors" "$out/mypy/errors.log" "$work/venv/bin/mypy" --strict --no-
 protocol "$p/clean" "$out/ruff/clean.log" "$work/venv/bin/ruff" check --no-cache shop.py
 protocol "$p/errors" "$out/ruff/errors.log" "$work/venv/bin/ruff" check --no-cache shop.py
 protocol "$p/errors" "$out/ruff/concise.log" "$work/venv/bin/ruff" check --no-cache --output-format=concise shop.py
+fresh_dir "$out/flake8" "$out/pylint"
+protocol "$p/errors" "$out/flake8/errors.log" "$work/venv/bin/flake8" shop.py
+protocol "$p/errors" "$out/pylint/errors.log" "$work/venv/bin/pylint" --score=n shop.py
+
+# ---------------------------------------------------------------- node: eslint, tsc, pyright
+if command -v npm >/dev/null; then
+  n="$work/node"
+  mkdir -p "$n/tools" "$n/errors/src"
+  (cd "$n/tools" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund \
+    "eslint@$ESLINT_VERSION" "typescript@$TYPESCRIPT_VERSION" "pyright@$PYRIGHT_VERSION" \
+    "eslint-formatter-unix@$ESLINT_FORMATTERS_VERSION" "eslint-formatter-compact@$ESLINT_FORMATTERS_VERSION")
+  printf 'export default [{ rules: { "no-unused-vars": "error", "no-console": "warn" } }];\n' > "$n/errors/eslint.config.mjs"
+  printf 'const unused = 1;\nconsole.log("total");\n' > "$n/errors/src/shop.js"
+  printf 'export const total: number = "0";\n\nexport function count(items: string[]): string {\n  return items.length;\n}\n' > "$n/errors/src/shop.ts"
+  printf '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}\n' > "$n/errors/tsconfig.json"
+  cp "$p/errors/shop.py" "$n/errors/shop.py"
+  fresh_dir "$out/eslint" "$out/tsc" "$out/pyright"
+  for format in stylish unix compact; do
+    protocol "$n/errors" "$out/eslint/$format.log" env NODE_PATH="$n/tools/node_modules" \
+      "$n/tools/node_modules/.bin/eslint" --format "$format" src/shop.js
+  done
+  protocol "$n/errors" "$out/tsc/plain.log" "$n/tools/node_modules/.bin/tsc" -p . --pretty false
+  protocol "$n/errors" "$out/tsc/pretty.log" "$n/tools/node_modules/.bin/tsc" -p . --pretty true
+  protocol "$n/errors" "$out/pyright/errors.log" "$n/tools/node_modules/.bin/pyright" shop.py
+  sed -i "s#$n/errors/#/work/shop/#g" "$out/eslint/"*.log "$out/pyright/errors.log"
+  sed -i 's/\x1b\[[0-9;]*m//g' "$out/tsc/pretty.log"
+else
+  echo "== npm is not installed: eslint, tsc and pyright fixtures left as they are"
+fi
 
 # ---------------------------------------------------------------- go vet
 if command -v go >/dev/null; then
   g="$work/go"
-  mkdir -p "$g/clean" "$g/errors"
-  for c in clean errors; do printf 'module example.com/shop\n\ngo 1.19\n' > "$g/$c/go.mod"; done
+  mkdir -p "$g/clean" "$g/errors" "$g/undefined"
+  for c in clean errors undefined; do printf 'module example.com/shop\n\ngo 1.19\n' > "$g/$c/go.mod"; done
   printf 'package shop\n\nimport "fmt"\n\nfunc Total(n int) string { return fmt.Sprintf("%%d", n) }\n' > "$g/clean/shop.go"
   printf 'package shop\n\nimport "fmt"\n\nfunc Total(n int) string { return fmt.Sprintf("%%s", n) }\n\nfunc Count(n int) string { return fmt.Sprintf("%%d %%d", n) }\n' > "$g/errors/shop.go"
+  printf 'package shop\n\nfunc Total(n int) int { return n + missing }\n' > "$g/undefined/shop.go"
   fresh_dir "$out/go-vet"
   protocol "$g/clean" "$out/go-vet/clean.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
   protocol "$g/errors" "$out/go-vet/errors.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
+  protocol "$g/undefined" "$out/go-vet/undefined.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
   sed -i "s#$g/errors/##g" "$out/go-vet/errors.log"
 else
   echo "== go is not installed: go-vet fixtures left as they are"

@@ -15,7 +15,9 @@ from typing import Any
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.quality.capture import Captured, read_captured, run_captured
+from evidence_gate.quality.debt import LOCATED_SCHEMA, ChangedLines, Located, changed_lines, classify, read_located
 from evidence_gate.quality.diagnostics import count
+from evidence_gate.quality.locate import locate
 from evidence_gate.quality.record import ToolRow, ToolStatus, tool_figures
 from evidence_gate.quality.toolchain import find_tool, unchanged_sources
 from evidence_gate.settings import Settings
@@ -30,6 +32,7 @@ class ToolRun:
     output: str  # first 50 and last 10 lines
     count: int | None  # errors or warnings it printed; None: not counted
     first_error: str | None
+    located: Located | None = None  # its diagnostics on changed lines and on the rest; None: not located
 
     def document(self) -> dict[str, object]:
         return {
@@ -39,6 +42,7 @@ class ToolRun:
             "output": self.output,
             "count": self.count,
             "first_error": self.first_error,
+            "located": None if self.located is None else self.located.document(),
         }
 
 
@@ -51,7 +55,18 @@ class ToolData:
 
     @property
     def first_error(self) -> str | None:
+        """The first new diagnostic when the runs were located, else the first error line."""
+        located = self.located
+        if located is not None and located.new_shown:
+            return located.new_shown[0].text
         return next((run.first_error for run in self.runs if run.first_error), None)
+
+    @property
+    def located(self) -> Located | None:
+        """Every run's diagnostics told apart, old and new; None when a run's were not located."""
+        if not self.runs or any(run.located is None for run in self.runs):
+            return None
+        return sum((run.located for run in self.runs if run.located), Located(pre_existing=0, new=0, unlocated=0))
 
     @property
     def total(self) -> int | None:
@@ -117,6 +132,7 @@ DATA_SCHEMA: dict[str, Any] = {
                     "output": {"type": "string"},
                     "count": {"type": ["integer", "null"], "minimum": 0},
                     "first_error": _NULLABLE_TEXT,
+                    "located": LOCATED_SCHEMA,
                 },
             },
         },
@@ -136,7 +152,7 @@ def read_data(document: Any) -> ToolData:
             command=row["command"],
             reason=row["reason"],
         ),
-        runs=tuple(ToolRun(**run) for run in document["runs"]),
+        runs=tuple(ToolRun(**{**run, "located": read_located(run.get("located"))}) for run in document["runs"]),
         baseline_count=document["baseline_count"],
         counted=document["counted"],
     )
@@ -159,11 +175,12 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
     path = effects.tools_path
     log = settings.logs.get(spec.log_key)
     justification = unchanged_sources(facts.change)
+    changed = changed_lines(facts.change, effects.top, match.root)  # to tell the base's diagnostics from new ones
     if log and justification is None:  # a step ran the tool: its command is the configured or the stack's
         found = ToolRow(
             check=spec.check, tool=spec.tool, status=ToolStatus.DETECTED, command=configured or adapter_command
         )
-        return read_logs(spec, found, log, effects)
+        return read_logs(spec, found, log, effects, changed)
     row = find_tool(
         check=spec.check,
         tool=spec.tool,
@@ -184,20 +201,25 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
         )
         return ToolData(row=_missing(row, missing), runs=())
     command = row.command or ""  # a DETECTED row names its command
-    return ToolData(row=row, runs=(run_tool(command, root, path, settings, effects),))
+    return ToolData(row=row, runs=(run_tool(command, root, path, settings, effects, changed),))
 
 
-def run_tool(command: str, cwd: Path, path: str, settings: Settings, effects: Effects) -> ToolRun:
+def run_tool(
+    command: str, cwd: Path, path: str, settings: Settings, effects: Effects, changed: ChangedLines | None = None
+) -> ToolRun:
     with tempfile.TemporaryDirectory(prefix="evidence-gate-check-") as scratch:
         captured = run_captured(
             effects, command, cwd, Path(scratch) / "output.log", settings.command_timeout_seconds, {"PATH": path}
         )
-        return _run(captured)
+        return _run(captured, changed)
 
 
-def read_logs(spec: ToolSpec, row: ToolRow, glob: str, effects: Effects) -> ToolData:
+def read_logs(
+    spec: ToolSpec, row: ToolRow, glob: str, effects: Effects, changed: ChangedLines | None = None
+) -> ToolData:
     """The logs a job's steps wrote for this check, each read under the capture protocol; `row`
-    names the command they ran, when it is known."""
+    names the command they ran, when it is known. With the change's lines (`changed`), each
+    diagnostic is located and told old or new."""
     try:
         files = effects.workspace.glob(glob, effects.top)
         checked = [(effects.workspace.check(file), effects.workspace.shown(file)) for file in files]
@@ -208,18 +230,20 @@ def read_logs(spec: ToolSpec, row: ToolRow, glob: str, effects: Effects) -> Tool
     command = row.command
     return ToolData(
         row=replace(row, reason=f"the log {glob} (`logs`)"),
-        runs=tuple(_run(read_captured(file, command or shown, shown)) for file, shown in checked),
+        runs=tuple(_run(read_captured(file, command or shown, shown), changed) for file, shown in checked),
     )
 
 
-def _run(captured: Captured) -> ToolRun:
+def _run(captured: Captured, changed: ChangedLines | None) -> ToolRun:
+    counted = count(captured.lines, captured.exit_code)
     return ToolRun(
         command=captured.command,
         source=captured.source,
         exit_code=captured.exit_code,
         output=captured.output,
-        count=count(captured.lines, captured.exit_code),
+        count=counted,
         first_error=captured.first_error,
+        located=None if changed is None else classify(locate(captured.lines), changed, counted),
     )
 
 

@@ -1,4 +1,5 @@
-"""Check 1, the type checker: it passes when the project's type checker exits 0."""
+"""Check 1, the type checker: it passes when the project's type checker exits 0, or, without a
+baseline, when none of its errors is on a line the change added or changed (the rest are the base's)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, gather_tool, read_data, unrecorded
 from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.quality.debt import Located
 from evidence_gate.quality.record import ToolStatus
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
@@ -29,7 +31,9 @@ def judge(data: ToolData, settings: Settings) -> GateResult:
 
 
 def judge_tool(gate_id: str, title: str, data: ToolData, *, allow_baseline: bool) -> GateResult:
-    """Exit 0 passes; a linter (`allow_baseline`) also passes with no more warnings than the baseline."""
+    """Exit 0 passes; a linter (`allow_baseline`) also passes with no more warnings than the baseline.
+    Without a baseline, a diagnostic on a line the change did not touch is the base's debt, counted
+    and shown, never blocking: the tool passes when none of its diagnostics is new (debt.py)."""
     row = data.row
     if row.status is not ToolStatus.DETECTED:
         verdict = GateVerdict.NOT_APPLICABLE if row.status is ToolStatus.NOT_APPLICABLE else GateVerdict.MISSING
@@ -53,6 +57,9 @@ def judge_tool(gate_id: str, title: str, data: ToolData, *, allow_baseline: bool
     if allow_baseline and total is not None and before is not None and total <= before:
         headline = f"exit code {failed[0].exit_code}, {counted}{delta}: no more than the baseline"
         return GateResult(id=gate_id, title=title, verdict=GateVerdict.PASS, headline=headline, data=data)
+    located = data.located
+    if before is None and located is not None and located.pre_existing + located.new > 0:
+        return _judge_debt(gate_id, title, data, located, failed[0].exit_code)
     why = counted + delta if counted else "its output could not be counted"
     if allow_baseline and before is None:
         why += "; no baseline to compare with"
@@ -62,6 +69,24 @@ def judge_tool(gate_id: str, title: str, data: ToolData, *, allow_baseline: bool
         verdict=GateVerdict.FAIL,
         headline=f"exit code {failed[0].exit_code}: {why}",
         details=tuple(run.first_error for run in failed if run.first_error),
+        data=data,
+    )
+
+
+def _judge_debt(gate_id: str, title: str, data: ToolData, located: Located, code: int | None) -> GateResult:
+    """No baseline: the diagnostics on lines the change did not touch are the base's; new ones block."""
+    figures = f"{located.pre_existing:,} pre-existing, {located.new:,} new"
+    if located.new == 0:
+        headline = f"exit code {code}: {figures} (no baseline: those on lines the change did not touch are the base's)"
+        return GateResult(id=gate_id, title=title, verdict=GateVerdict.PASS, headline=headline, data=data)
+    unplaced = f" ({located.unlocated:,} with no file and line, counted as new)" if located.unlocated else ""
+    first = located.new_shown[0].text if located.new_shown else "one its summary counts, which no line names"
+    return GateResult(
+        id=gate_id,
+        title=title,
+        verdict=GateVerdict.FAIL,
+        headline=f"exit code {code}: {figures}{unplaced}; first new: {first}",
+        details=tuple(item.text for item in located.new_shown),
         data=data,
     )
 

@@ -1,0 +1,177 @@
+"""Which of a tool's diagnostics are the change's and which are the base's debt, as diff-quality
+counts them: a diagnostic on a line the change added or changed is new; one on a line it did not
+touch, or in a file it did not touch, was there before it (pre-existing). A diagnostic with no
+place (no file and line to read) is counted as new: never guessed old, which would hide it.
+
+Paths are read as the tool printed them, absolute or relative to where it ran (the stack's root),
+and made repository-relative. An absolute path from another checkout (the job's, read in the
+action's container) is the changed file whose path it ends with.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evidence_gate.model import Change
+from evidence_gate.quality.locate import Found
+
+MAX_SHOWN = 20  # of the new diagnostics and of the pre-existing ones, each
+MAX_MESSAGE = 300
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangedLines:
+    """The lines a change added or changed, by repository-relative path, and where the tool ran."""
+
+    lines: Mapping[str, frozenset[int]]
+    top: str  # the checkout's absolute path, as a tool run here prints it
+    root: str = ""  # the stack's root in the checkout, where the tool runs: "" for the top
+
+
+def changed_lines(change: Change | None, top: Path, root: str) -> ChangedLines | None:
+    """None without a change (no base): there is no telling old from new."""
+    if change is None:
+        return None
+    lines = {file.path: frozenset(line.number for line in file.added_lines) for file in change.files}
+    return ChangedLines(lines=lines, top=top.as_posix().rstrip("/"), root="" if root in ("", ".") else root)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Diagnostic:
+    """One diagnostic as the report shows it: `path:line`, repository-relative, or None (no place)."""
+
+    where: str | None
+    message: str
+
+    @property
+    def text(self) -> str:
+        return self.message if self.where is None else f"{self.where}: {self.message}"
+
+    def document(self) -> dict[str, object]:
+        return {"where": self.where, "message": self.message}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Located:
+    """A run's diagnostics, told apart: on lines the change did not touch, or new."""
+
+    pre_existing: int
+    new: int  # on a changed line, or with no place
+    unlocated: int  # of the new ones, those with no place (counted by the tool, located by no line)
+    new_shown: tuple[Diagnostic, ...] = ()  # the first MAX_SHOWN new ones
+    pre_existing_shown: tuple[Diagnostic, ...] = ()  # the first MAX_SHOWN pre-existing ones
+
+    def __add__(self, other: Located) -> Located:
+        return Located(
+            pre_existing=self.pre_existing + other.pre_existing,
+            new=self.new + other.new,
+            unlocated=self.unlocated + other.unlocated,
+            new_shown=(*self.new_shown, *other.new_shown)[:MAX_SHOWN],
+            pre_existing_shown=(*self.pre_existing_shown, *other.pre_existing_shown)[:MAX_SHOWN],
+        )
+
+    def document(self) -> dict[str, object]:
+        return {
+            "pre_existing": self.pre_existing,
+            "new": self.new,
+            "unlocated": self.unlocated,
+            "new_shown": [item.document() for item in self.new_shown],
+            "pre_existing_shown": [item.document() for item in self.pre_existing_shown],
+        }
+
+
+_SHOWN = {
+    "type": "array",
+    "maxItems": MAX_SHOWN,
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["where", "message"],
+        "properties": {"where": {"type": ["string", "null"]}, "message": {"type": "string"}},
+    },
+}
+LOCATED_SCHEMA: dict[str, Any] = {
+    "type": ["object", "null"],
+    "additionalProperties": False,
+    "required": ["pre_existing", "new", "unlocated", "new_shown", "pre_existing_shown"],
+    "properties": {
+        "pre_existing": {"type": "integer", "minimum": 0},
+        "new": {"type": "integer", "minimum": 0},
+        "unlocated": {"type": "integer", "minimum": 0},
+        "new_shown": _SHOWN,
+        "pre_existing_shown": _SHOWN,
+    },
+}
+
+
+def read_located(document: Any) -> Located | None:
+    if document is None:
+        return None
+    return Located(
+        pre_existing=document["pre_existing"],
+        new=document["new"],
+        unlocated=document["unlocated"],
+        new_shown=tuple(Diagnostic(**item) for item in document["new_shown"]),
+        pre_existing_shown=tuple(Diagnostic(**item) for item in document["pre_existing_shown"]),
+    )
+
+
+def repo_path(printed: str, changed: ChangedLines) -> str:
+    """A path as the tool printed it, repository-relative when it can be: one under the checkout
+    loses its prefix, a relative one is the stack root's, `./` and `..` are resolved."""
+    path = printed.strip()
+    if path.startswith(changed.top + "/"):
+        return posixpath.normpath(path[len(changed.top) + 1 :])
+    if path.startswith("/"):
+        return posixpath.normpath(path)
+    path = posixpath.normpath(path)
+    if changed.root and path != changed.root and not path.startswith(changed.root + "/"):
+        path = posixpath.normpath(posixpath.join(changed.root, path))
+    return path
+
+
+def _changed(path: str, line: int, changed: ChangedLines) -> bool:
+    lines = changed.lines.get(path)
+    if lines is not None:
+        return line in lines
+    # a path from another checkout, or relative to a folder other than the stack's: the changed
+    # files it may be (counted new when one of them changed this line, never hidden by a guess)
+    return any(line in numbers for file, numbers in changed.lines.items() if path.endswith("/" + file))
+
+
+def classify(found: Sequence[Found], changed: ChangedLines, counted: int | None) -> Located:
+    """The diagnostics `found` told apart; the ones the tool counted (`counted`, its summary) beyond
+    those found are new with no place."""
+    new: list[Diagnostic] = []
+    old: list[Diagnostic] = []
+    new_count = old_count = unlocated = 0
+    for item in found:
+        message = item.message[:MAX_MESSAGE]
+        if item.path is None or item.line is None:
+            unlocated += 1
+            new_count += 1
+            if len(new) < MAX_SHOWN:
+                new.append(Diagnostic(where=None, message=message))
+            continue
+        path = repo_path(item.path, changed)
+        shown = Diagnostic(where=f"{path}:{item.line}", message=message)
+        if _changed(path, item.line, changed):
+            new_count += 1
+            if len(new) < MAX_SHOWN:
+                new.append(shown)
+        else:
+            old_count += 1
+            if len(old) < MAX_SHOWN:
+                old.append(shown)
+    beyond = 0 if counted is None else max(0, counted - len(found))
+    return Located(
+        pre_existing=old_count,
+        new=new_count + beyond,
+        unlocated=unlocated + beyond,
+        new_shown=tuple(new),
+        pre_existing_shown=tuple(old),
+    )

@@ -1,0 +1,107 @@
+"""Where each diagnostic of a type checker's or a linter's output is: the file and line it names,
+read with the patterns of `locations.yaml` (checked by `locations.schema.json`), one line at a
+time. A diagnostic whose place cannot be read (cargo's `warning:` with no `-->` line after it) is
+kept with no place, never dropped: the judgement counts it as new (quality/debt.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.errors import ConfigError
+
+_GROUPS = {
+    "diagnostic": {"path", "line", "message"},
+    "file": {"path"},
+    "under_file": {"line", "message"},
+    "opening": {"message"},
+    "arrow": {"path", "line"},
+    "skip": set(),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Found:
+    """One diagnostic as the tool printed it: its path (as printed) and line, or None for both."""
+
+    path: str | None
+    line: int | None
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinePattern:
+    tools: tuple[str, ...]
+    kind: str
+    pattern: re.Pattern[str]
+
+
+@functools.cache
+def default_patterns() -> tuple[LinePattern, ...]:
+    text = resources.files("evidence_gate.quality").joinpath("locations.yaml").read_bytes()
+    return load_patterns(text, "locations.yaml")
+
+
+def load_patterns(data: bytes, source: str) -> tuple[LinePattern, ...]:
+    document: Any = load_yaml(data, source, ConfigError)
+    schema = json.loads(resources.files("evidence_gate.quality").joinpath("locations.schema.json").read_text("utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
+        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    return tuple(_pattern(item, f"{source}: patterns/{n}") for n, item in enumerate(document["patterns"]))
+
+
+def _pattern(item: dict[str, Any], where: str) -> LinePattern:
+    try:
+        pattern = re.compile(item["pattern"])
+    except re.error as error:
+        raise ConfigError(f"{where}: {error}") from error
+    missing = _GROUPS[item["kind"]] - set(pattern.groupindex)
+    if missing:
+        raise ConfigError(f"{where}: a {item['kind']} pattern needs the group(s) {', '.join(sorted(missing))}")
+    return LinePattern(tools=tuple(item["tools"]), kind=item["kind"], pattern=pattern)
+
+
+def locate(lines: Iterable[str], patterns: tuple[LinePattern, ...] | None = None) -> tuple[Found, ...]:
+    """Every diagnostic of `lines`, in order, each with the place it names when it names one."""
+    table = default_patterns() if patterns is None else patterns
+    found: list[Found] = []
+    current_file: str | None = None
+    opening: str | None = None  # a diagnostic waiting for its `-->` line
+    for text in lines:
+        line = text.rstrip("\r\n")
+        match = next(((entry.kind, m) for entry in table if (m := entry.pattern.match(line))), None)
+        if match is None:
+            continue
+        kind, groups = match
+        if kind == "skip":
+            continue
+        if kind == "arrow":
+            if opening is not None:
+                found.append(Found(path=groups["path"], line=int(groups["line"]), message=opening))
+                opening = None
+            continue
+        if opening is not None:  # another diagnostic came first: the open one named no place
+            found.append(Found(path=None, line=None, message=opening))
+            opening = None
+        if kind == "opening":
+            opening = groups["message"].strip()
+        elif kind == "file":
+            current_file = groups["path"]
+        elif kind == "under_file":
+            found.append(Found(path=current_file, line=int(groups["line"]), message=groups["message"].strip()))
+        else:
+            found.append(Found(path=groups["path"], line=int(groups["line"]), message=groups["message"].strip()))
+    if opening is not None:
+        found.append(Found(path=None, line=None, message=opening))
+    return tuple(found)

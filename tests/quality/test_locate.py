@@ -1,0 +1,123 @@
+"""Each diagnostic located on real tools' output (tests/fixtures/tools/, from
+scripts/capture_fixtures/tools.sh), and told the change's or the base's by the lines it touched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evidence_gate.errors import ConfigError
+from evidence_gate.quality.capture import read_captured
+from evidence_gate.quality.debt import ChangedLines, classify, repo_path
+from evidence_gate.quality.diagnostics import count
+from evidence_gate.quality.locate import Found, load_patterns, locate
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tools"
+PYTHON_ERRORS: list[tuple[str | None, int | None]] = [("shop.py", 1), ("shop.py", 2)]
+CASES: dict[str, list[tuple[str | None, int | None]]] = {
+    "mypy/clean.log": [],
+    "mypy/errors.log": [("shop.py", 6), ("shop.py", 9), ("shop.py", 10)],  # notes are no diagnostics
+    "ruff/clean.log": [],
+    "ruff/errors.log": PYTHON_ERRORS,  # the full format: the place on the `-->` line
+    "ruff/concise.log": PYTHON_ERRORS,
+    "flake8/errors.log": PYTHON_ERRORS,
+    "pylint/errors.log": [("shop.py", 1), ("shop.py", 5), ("shop.py", 9), ("shop.py", 1), ("shop.py", 2)],
+    "pyright/errors.log": [("/work/shop/shop.py", 6), ("/work/shop/shop.py", 10)],
+    "eslint/stylish.log": [("/work/shop/src/shop.js", 1), ("/work/shop/src/shop.js", 2)],
+    "eslint/unix.log": [("/work/shop/src/shop.js", 1), ("/work/shop/src/shop.js", 2)],
+    "eslint/compact.log": [("/work/shop/src/shop.js", 1), ("/work/shop/src/shop.js", 2)],
+    "tsc/plain.log": [("src/shop.ts", 1), ("src/shop.ts", 4)],
+    "tsc/pretty.log": [("src/shop.ts", 1), ("src/shop.ts", 4)],
+    "go-vet/clean.log": [],
+    "go-vet/errors.log": [("./shop.go", 5), ("./shop.go", 7)],  # the `# pkg` header is none
+    "go-vet/undefined.log": [("./shop.go", 3)],  # `vet: ` before it
+    "cargo/warnings.log": [("src/lib.rs", 2)],  # `warning: …` placed by its `-->` line
+}
+
+
+def located(name: str) -> list[tuple[str | None, int | None]]:
+    return [(item.path, item.line) for item in locate(read_captured(FIXTURES / name, "tool", name).lines)]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_tools_diagnostics_are_located_at_the_file_and_line_they_name(name: str) -> None:
+    assert located(name) == CASES[name]
+
+
+def test_every_captured_output_has_its_case() -> None:
+    assert sorted(str(path.relative_to(FIXTURES)) for path in FIXTURES.glob("*/*.log")) == sorted(CASES)
+
+
+def test_the_message_is_the_diagnostics_own() -> None:
+    (first, *_) = locate(read_captured(FIXTURES / "cargo/warnings.log", "cargo", "cargo").lines)
+    assert first.message == "warning: unused variable: `unused`"
+    (first, *_) = locate(read_captured(FIXTURES / "tsc/plain.log", "tsc", "tsc").lines)
+    assert first.message == "TS2322: Type 'string' is not assignable to type 'number'."
+
+
+def test_golangci_lints_line_names_its_linter_after_the_message() -> None:
+    (found,) = locate(["pkg/shop.go:12:2: ineffectual assignment to err (ineffassign)"])
+    assert (found.path, found.line) == ("pkg/shop.go", 12)
+
+
+def test_an_opening_with_no_arrow_before_the_next_diagnostic_has_no_place() -> None:
+    lines = ["warning: unused manifest key: package.foo", "warning: unused variable: `x`", " --> src/lib.rs:4:9"]
+    assert [(item.path, item.line) for item in locate(lines)] == [(None, None), ("src/lib.rs", 4)]
+
+
+def test_the_compilers_closing_counts_are_no_diagnostics() -> None:
+    lines = [
+        "warning: `shop` (lib) generated 1 warning",
+        "warning: 1 warning emitted",
+        "error: aborting due to 2 previous errors",
+        "error: could not compile `shop` (lib) due to 2 previous errors",
+    ]
+    assert locate(lines) == ()
+
+
+def test_a_pattern_without_the_groups_its_kind_needs_is_refused() -> None:
+    table = b"version: 1\npatterns:\n  - {tools: [x], kind: diagnostic, pattern: '^(?P<path>.+):(?P<line>\\\\d+)$'}\n"
+    with pytest.raises(ConfigError, match="needs the group"):
+        load_patterns(table, "locations.yaml")
+
+
+CHANGED = ChangedLines(lines={"shop/cart.py": frozenset({3, 4}), "shop/new.py": frozenset({1})}, top="/work/shop")
+
+
+def test_paths_are_made_repository_relative() -> None:
+    assert repo_path("/work/shop/shop/cart.py", CHANGED) == "shop/cart.py"
+    assert repo_path("./shop/cart.py", CHANGED) == "shop/cart.py"
+    under = ChangedLines(lines={}, top="/work/shop", root="backend")
+    assert repo_path("app.py", under) == "backend/app.py"  # the tool ran in the stack's root
+    assert repo_path("backend/app.py", under) == "backend/app.py"
+
+
+def test_a_diagnostic_on_a_changed_line_is_new_and_the_rest_are_the_bases() -> None:
+    found = [
+        Found(path="shop/cart.py", line=3, message="F401 `os` imported but unused"),  # a changed line
+        Found(path="shop/cart.py", line=9, message="E501 line too long"),  # a line it did not touch
+        Found(path="shop/old.py", line=1, message="E501 line too long"),  # a file it did not touch
+        Found(path="/home/runner/work/shop/shop/new.py", line=1, message="F821"),  # the job's checkout
+    ]
+    result = classify(found, CHANGED, counted=4)
+    assert (result.pre_existing, result.new, result.unlocated) == (2, 2, 0)
+    assert [item.text for item in result.new_shown] == [
+        "shop/cart.py:3: F401 `os` imported but unused",
+        "/home/runner/work/shop/shop/new.py:1: F821",
+    ]
+
+
+def test_a_diagnostic_with_no_place_and_one_only_the_summary_counts_are_new() -> None:
+    found = [
+        Found(path=None, line=None, message="warning: unused manifest key"),
+        Found(path="a.py", line=1, message="x"),
+    ]
+    result = classify(found, CHANGED, counted=3)
+    assert (result.pre_existing, result.new, result.unlocated) == (1, 2, 2)
+
+
+def test_the_fixtures_count_agrees_with_what_is_located() -> None:
+    for name in ("ruff/errors.log", "mypy/errors.log", "tsc/pretty.log", "pyright/errors.log"):
+        captured = read_captured(FIXTURES / name, "tool", name)
+        assert count(captured.lines, captured.exit_code) == len(CASES[name]), name
