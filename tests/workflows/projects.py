@@ -271,4 +271,189 @@ def rust() -> Project:
     )
 
 
-PROJECTS: dict[str, Callable[[], Project]] = {"python": python, "go": go, "rust": rust}
+NODE_PACKAGE = {
+    "name": "shop",
+    "version": "1.0.0",
+    "main": "cart.js",
+    "scripts": {"test": "jest", "lint": "eslint ."},
+    "devDependencies": {"eslint": "9.39.1", "jest": "30.5.2"},
+}
+ESLINT_CONFIG = """module.exports = [
+  {
+    files: ["**/*.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { require: "readonly", module: "writable", exports: "writable", test: "readonly",
+                 expect: "readonly", beforeAll: "readonly" },
+    },
+    rules: { "no-unused-vars": "error", "no-undef": "error" },
+  },
+];
+"""
+NODE_TEST = (
+    "const {{ execFileSync }} = require('node:child_process');\n{imports}\n\n"
+    "beforeAll(() => execFileSync('python3', ['probe.py']));\n\n{body}"
+)
+NODE_CART = "exports.total = (prices) => prices.slice(1).reduce((sum, price) => sum + price, 0);\n"
+NODE_REFUND = "exports.refund = () => 0;\n"
+NODE_EMPTY = NODE_TEST.format(
+    imports="const { total } = require('../cart.js');", body="test{skip}('nothing', () => expect(total([])).toBe(0));\n"
+)
+
+
+def node(lockfile: str) -> Project:
+    """`lockfile`: package-lock.json for NODE_PACKAGE, which `npm ci` needs (made once per run)."""
+    refund_test = NODE_TEST.format(
+        imports="const { refund } = require('../refund.js');",
+        body="test('refund', () => expect(refund(5)).toBe(-5));\n",
+    )
+    return Project(
+        stack="backend-node",
+        workflow="node",
+        base={
+            "package.json": json.dumps(NODE_PACKAGE, indent=2) + "\n",
+            "package-lock.json": lockfile,
+            "eslint.config.js": ESLINT_CONFIG,
+            ".gitignore": "node_modules/\nevidence/\nevidence-gate-ledger.json\n",
+            "probe.py": PROBE,
+            "cart.js": NODE_CART,
+            "refund.js": NODE_REFUND,
+            "test/empty.test.js": NODE_EMPTY.replace("{skip}", ""),
+        },
+        fix={
+            "cart.js": NODE_CART.replace(".slice(1)", ""),
+            "test/cart.test.js": NODE_TEST.format(
+                imports="const { total } = require('../cart.js');",
+                body="test('counts every price', () => expect(total([2, 3])).toBe(5));\n",
+            ),
+        },
+        regression_test="test/cart.test.js",
+        frozen_test="test/refund.test.js",
+        frozen_test_text=refund_test,
+        feature={"refund.js": "exports.refund = (amount) => -amount;\n"},
+        cheat=NODE_TEST.format(
+            imports="const { refund } = require('../refund.js');",
+            body="test('refund', () => expect(typeof refund).toBe('function'));\n",
+        ),
+        skipped={"test/empty.test.js": NODE_EMPTY.replace("{skip}", ".skip")},
+        tools=("node", "npm", "python3"),
+    )
+
+
+MAVEN_PLUGINS = "".join(
+    f"<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{name}</artifactId>"
+    f"<version>{version}</version></plugin>"
+    for name, version in (
+        ("maven-resources-plugin", "3.3.1"),
+        ("maven-compiler-plugin", "3.13.0"),
+        ("maven-surefire-plugin", "3.5.4"),
+        ("maven-jar-plugin", "3.4.2"),
+    )
+)
+POM = f"""<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>shop</artifactId>
+  <version>1.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId>
+      <version>5.14.1</version><scope>test</scope></dependency>
+  </dependencies>
+  <build><plugins>{MAVEN_PLUGINS}</plugins></build>
+</project>
+"""
+JAVA_MAIN = "src/main/java/com/example/shop"
+JAVA_TEST = "src/test/java/com/example/shop"
+JAVA_TEST_CLASS = """package com.example.shop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+class {name} {{
+    @BeforeAll
+    static void probe() throws Exception {{
+        new ProcessBuilder("python3", "probe.py").redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }}
+
+    {skip}@Test
+    void {method}() {{
+        {body}
+    }}
+}}
+"""
+JAVA_CART = """package com.example.shop;
+
+/** The cart. */
+public final class Cart {
+    private Cart() {}
+
+    /** The sum of the prices. */
+    public static int total(int... prices) {
+        int sum = 0;
+        for (int index = 1; index < prices.length; index++) {
+            sum += prices[index];
+        }
+        return sum;
+    }
+}
+"""
+JAVA_REFUND = """package com.example.shop;
+
+/** Refunds. */
+public final class Refund {
+    private Refund() {}
+
+    /** What a refund of the amount pays back. */
+    public static int of(int amount) {
+        return 0;
+    }
+}
+"""
+
+
+def java_test(name: str, method: str, body: str, skip: str = "") -> str:
+    return JAVA_TEST_CLASS.format(name=name, method=method, body=body, skip=skip)
+
+
+def jvm() -> Project:
+    refund_test = java_test("RefundTest", "paysBack", "assertEquals(-5, Refund.of(5));")
+    return Project(
+        stack="jvm",
+        workflow="jvm-maven",
+        base={
+            "pom.xml": POM,
+            ".gitignore": "target/\nevidence/\nevidence-gate-ledger.json\n",
+            "probe.py": PROBE,
+            f"{JAVA_MAIN}/Cart.java": JAVA_CART,
+            f"{JAVA_MAIN}/Refund.java": JAVA_REFUND,
+            f"{JAVA_TEST}/EmptyTest.java": java_test("EmptyTest", "nothing", "assertEquals(0, Cart.total());"),
+        },
+        fix={
+            f"{JAVA_MAIN}/Cart.java": JAVA_CART.replace("index = 1", "index = 0"),
+            f"{JAVA_TEST}/CartTest.java": java_test(
+                "CartTest", "countsEveryPrice", "assertEquals(5, Cart.total(2, 3));"
+            ),
+        },
+        regression_test=f"{JAVA_TEST}/CartTest.java",
+        frozen_test=f"{JAVA_TEST}/RefundTest.java",
+        frozen_test_text=refund_test,
+        feature={f"{JAVA_MAIN}/Refund.java": JAVA_REFUND.replace("return 0;", "return -amount;")},
+        cheat=java_test("RefundTest", "paysBack", "Refund.of(5);"),
+        skipped={
+            f"{JAVA_TEST}/EmptyTest.java": java_test(
+                "EmptyTest", "nothing", "assertEquals(0, Cart.total());", skip='@Disabled("flaky")\n    '
+            )
+        },
+        tools=("mvn", "javac", "python3"),
+    )
+
+
+PROJECTS: dict[str, Callable[[], Project]] = {"python": python, "go": go, "rust": rust, "jvm": jvm}

@@ -13,6 +13,7 @@ steps, then the container's entry point against the fake GitHub.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -33,7 +34,7 @@ from tests.github_fake.fixture import check_no_violations, start_github_server
 
 from ..conftest import Repo
 from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event
-from .projects import PROJECTS, Project, frozen_record
+from .projects import NODE_PACKAGE, PROJECTS, Project, frozen_record, node
 
 BODY = "Fixes the cart's total.\r\n"
 EXAMPLES = ROOT / "docs" / "examples"
@@ -71,12 +72,30 @@ def server() -> Iterator[FakeGitHub]:
     check_no_violations(fake)
 
 
-def project_for(stack: str) -> Project:
-    project = PROJECTS[stack]()
-    missing = [tool for tool in project.tools if shutil.which(tool) is None]
+@pytest.fixture(scope="session")
+def npm_lockfile(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The Node project's package-lock.json, which its workflow's `npm ci` needs, resolved once."""
+    folder = tmp_path_factory.mktemp("npm-lock")
+    (folder / "package.json").write_text(json.dumps(NODE_PACKAGE))
+    subprocess.run(
+        ["npm", "install", "--package-lock-only", "--no-audit", "--no-fund", "--prefer-offline"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return (folder / "package-lock.json").read_text()
+
+
+STACKS = [*sorted(PROJECTS), "node"]
+
+
+def project_for(stack: str, request: pytest.FixtureRequest) -> Project:
+    tools = ("node", "npm", "python3") if stack == "node" else PROJECTS[stack]().tools
+    missing = [tool for tool in tools if shutil.which(tool) is None]
     if missing and os.environ.get("CI") != "true":
         pytest.skip(f"{', '.join(missing)} not on this machine (scripts/test.sh installs them as root)")
-    return project
+    return node(request.getfixturevalue("npm_lockfile")) if stack == "node" else PROJECTS[stack]()
 
 
 def run_workflow(
@@ -103,11 +122,11 @@ def run_workflow(
     return run
 
 
-@pytest.mark.parametrize("stack", sorted(PROJECTS))
+@pytest.mark.parametrize("stack", STACKS)
 def test_a_healthy_bug_fix_passes_with_strength_run_on_the_runner(
-    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path
+    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path, request: pytest.FixtureRequest
 ) -> None:
-    project = project_for(stack)
+    project = project_for(stack, request)
     base = repo.commit("base", project.base)
     repo.git("checkout", "--quiet", "-b", "fix")
     head = repo.commit("fix the total", project.fix)
@@ -124,11 +143,11 @@ def test_a_healthy_bug_fix_passes_with_strength_run_on_the_runner(
     _no_token_found(tmp_path / "probe.log")
 
 
-@pytest.mark.parametrize("stack", sorted(PROJECTS))
+@pytest.mark.parametrize("stack", STACKS)
 def test_a_frozen_red_test_rewritten_to_pass_is_blocked(
-    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path
+    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path, request: pytest.FixtureRequest
 ) -> None:
-    project = project_for(stack)
+    project = project_for(stack, request)
     repo.commit("base", project.base)
     red = repo.commit("the red test", {project.frozen_test: project.frozen_test_text})
     base = repo.commit("freeze it", {str(RECORD): frozen_record(project.frozen_test, red)})
@@ -143,9 +162,11 @@ def test_a_frozen_red_test_rewritten_to_pass_is_blocked(
     assert check_run.conclusion == "failure"
 
 
-@pytest.mark.parametrize("stack", sorted(PROJECTS))
-def test_a_skip_added_is_flagged(stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path) -> None:
-    project = project_for(stack)
+@pytest.mark.parametrize("stack", STACKS)
+def test_a_skip_added_is_flagged(
+    stack: str, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path, request: pytest.FixtureRequest
+) -> None:
+    project = project_for(stack, request)
     base = repo.commit("base", project.base)
     repo.git("checkout", "--quiet", "-b", "fix")
     head = repo.commit("fix the total, skip a test", {**project.fix, **project.skipped})
