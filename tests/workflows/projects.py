@@ -135,7 +135,7 @@ def python() -> Project:
             "pyproject.toml": (
                 '[build-system]\nrequires = ["setuptools>=68"]\nbuild-backend = "setuptools.build_meta"\n\n'
                 '[project]\nname = "shop"\nversion = "0.1.0"\n\n[project.optional-dependencies]\n'
-                'test = ["pytest"]\n\n[tool.setuptools]\npackages = ["shop"]\n\n'
+                'test = ["pytest", "pytest-cov"]\n\n[tool.setuptools]\npackages = ["shop"]\n\n'
                 "[tool.mypy]\nstrict = true\n\n[tool.ruff]\nline-length = 100\n"
             ),
             ".gitignore": "evidence/\n*.egg-info/\n__pycache__/\nevidence-gate-ledger.json\n",
