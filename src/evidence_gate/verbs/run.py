@@ -22,6 +22,7 @@ from evidence_gate.github.context import load_context
 from evidence_gate.ledger_document import ledger_json, to_document
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.quality.record import Stage
+from evidence_gate.reaper import reaping
 from evidence_gate.render import render_comment, render_report
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import CommentMode, FailOn, resolve
@@ -72,7 +73,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--runner-step",
         action="store_true",
-        help="the run is the workflow's runner step: refuse to start while a token is in reach",
+        help="the run is the workflow's runner step: refuse to start while a token is in reach, and end every"
+        " process the tests start",
     )
     parser.add_argument(
         "--gates-off",
@@ -104,7 +106,8 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         return _run(args, out, environ)
     # Before anything of the repository's runs: a token in reach is a refusal, not a warning.
     refuse_tokens_in_reach(environ, open_repository(Path(args.repo), environ))
-    return _run(args, out, environ)
+    with reaping():
+        return _run(args, out, environ)
 
 
 def _run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
