@@ -96,18 +96,20 @@ def test_a_command_still_running_keeps_its_daemon_until_it_ends(tmp_path: Path) 
 
 
 def test_what_this_process_runs_itself_and_what_ran_before_reaping_are_left_alone(tmp_path: Path) -> None:
-    """A git call of another thread (in this process's session) and a process that was there before
-    the runner step began are not the tests'."""
+    """A git call of another thread (in this process's session), what it starts (even in a session
+    of its own) and a process that was there before the runner step began are not the tests'."""
     before = subprocess.Popen(["sleep", "60"], start_new_session=True)
     try:
         with reaping():
-            own = subprocess.Popen(["sleep", "60"])
+            own = subprocess.Popen(["sh", "-c", f"setsid sleep 60 & echo $! > {tmp_path / 'own.pid'}; wait"])
             try:
+                while not (tmp_path / "own.pid").exists():
+                    time.sleep(0.02)
                 start_daemon(tmp_path, "daemon")
                 assert gone(pid_of(tmp_path, "daemon"))
-                assert own.poll() is None
+                assert own.poll() is None and not gone(pid_of(tmp_path, "own"), seconds=0.2)
             finally:
-                own.kill()
+                os.kill(pid_of(tmp_path, "own"), signal.SIGKILL)
                 own.wait()
         assert before.poll() is None
     finally:

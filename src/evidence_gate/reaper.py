@@ -8,16 +8,18 @@ subreaper (Linux's `PR_SET_CHILD_SUBREAPER`), so every such orphan becomes its c
 kills them.
 
 What a sweep kills, and why it cannot hit what it must not: the descendants of this process (its
-children's children, found through /proc's parent links) that are in another session than its own
-and were not there when reaping began. Processes in this process's own session are the ones it
-started without a session of their own (git, in another thread of a strength run); everything a
-command starts is in the command's session or in one it made, since no process can move into a
-session it did not create. A sweep runs only while no command is running (the strength run's
-threads run commands side by side: a daemon of a command still running is that command's, and may
-be in use), so after each command when it was the only one, and once at the end of `reaping()`.
-Starting a command and a sweep hold one lock, so a sweep never meets a command half started.
+children's children, found through /proc's parent links) reached through processes in another
+session than its own that were not there when reaping began. Processes in this process's own
+session are the ones it started without a session of their own (git, in another thread of a
+strength run), and they are left with all they started; everything a command starts is in the
+command's session or in one it made, since no process can move into a session it did not create,
+and an orphan becomes this process's own child, never one of git's. A sweep runs only while no
+command is running (the strength run's threads run commands side by side: a daemon of a command
+still running is that command's, and may be in use), so after each command when it was the only
+one, and once at the end of `reaping()`. Starting a command and a sweep hold one lock, so a sweep
+never meets a command half started.
 
-A process is signalled through a pidfd opened after checking it is still the one seen (its start
+A process is signalled through a pidfd opened before checking it is still the one seen (its start
 time), so a pid reused in between is never hit. A killed child of this process is waited for, so no
 zombie is left; other children (a git call's) are never waited for here, since their owner reads
 their exit status. Elsewhere than Linux there is no subreaper and no /proc: `reaping()` does
@@ -118,12 +120,9 @@ def _sweep() -> None:
     session = os.getsid(0)
     deadline = time.monotonic() + SWEEP_SECONDS
     while time.monotonic() < deadline:  # a process stuck in the kernel is left after that, not waited on forever
-        table = _table()
-        targets = [
-            item
-            for item in _descendants(table)
-            if item.session != session and (item.pid, item.started) not in _STATE.spared
-        ]
+        targets = _descendants(
+            _table(), lambda item: item.session != session and (item.pid, item.started) not in _STATE.spared
+        )
         if not targets:
             return
         for item in targets:
@@ -156,15 +155,18 @@ def _read(pid: int) -> _Process | None:
     )
 
 
-def _descendants(table: dict[int, _Process]) -> list[_Process]:
+def _descendants(table: dict[int, _Process], keep: Callable[[_Process], bool] = lambda item: True) -> list[_Process]:
+    """This process's descendants that `keep` keeps, and theirs: a process it leaves out is left
+    out with everything below it."""
     children: dict[int, list[_Process]] = {}
     for item in table.values():
         children.setdefault(item.parent, []).append(item)
     found, queue = [], [os.getpid()]
     while queue:
         for child in children.get(queue.pop(), []):
-            found.append(child)
-            queue.append(child.pid)
+            if keep(child):
+                found.append(child)
+                queue.append(child.pid)
     return found
 
 
