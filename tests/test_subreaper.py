@@ -124,7 +124,7 @@ def test_the_runner_step_ends_the_daemons_its_checks_start(repo: Repo, tmp_path:
     config = f"type-check-command: python3 {tmp_path / 'daemon.py'} {pid_file} 0\nlint-command: 'true'\n"
     repo.commit("base", {".github/evidence-gate.yml": config, "app.py": "x = 1\n"})
     repo.commit("head", {"app.py": "x = 2\n"})
-    step = ["run", "--runner-step", "--repo", str(repo.path), "--base", "HEAD~1"]
+    step = ["run", "--runner-step", "--repo", str(repo.path), "--base", "HEAD~1", "--format", "json"]
     command = [sys.executable, "-m", "evidence_gate", *step]
     result = subprocess.run(command, env=local_environment(), capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode in (0, 1), result.stderr

@@ -198,14 +198,15 @@ def test_with_only_the_runtime_tokens_the_step_runs_and_no_process_can_read_them
         "ACTIONS_ID_TOKEN_REQUEST_TOKEN": RUNTIME,
         "ACTIONS_ID_TOKEN_REQUEST_URL": f"https://token.actions.example/?sig={RUNTIME}",
     }
-    result = runner_step(repo.path, environ, "--base", "HEAD~1")
+    result = runner_step(repo.path, environ, "--base", "HEAD~1", "--format", "json")
     assert result.returncode in (0, 1), result.stderr
     assert "refusing" not in result.stderr
     assert seen.read_text().endswith("own=False found=[]"), seen.read_text()
     # Without the flag the same probe finds evidence-gate's own block: the test can tell.
     seen.unlink()
+    plain = ["run", "--repo", str(repo.path), "--base", "HEAD~1", "--format", "json"]
     subprocess.run(
-        [sys.executable, "-m", "evidence_gate", "run", "--repo", str(repo.path), "--base", "HEAD~1"],
+        [sys.executable, "-m", "evidence_gate", *plain],
         env=environ,
         capture_output=True,
         timeout=300,
