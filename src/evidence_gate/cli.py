@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import TextIO
 
 from evidence_gate import __version__
+from evidence_gate.clean_start import restart_clean
 from evidence_gate.console import commands_stopped, in_actions, line_safe, mask_secrets
-from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.scrub import run_secrets
+from evidence_gate.token_guard import refusal as refusal_for
+from evidence_gate.token_guard import tokens_in_environment
 from evidence_gate.verbs import (
     baseline,
     changes,
@@ -84,6 +87,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
     # JSON is escaped instead, and so is every line of a verb that prints only line-safe text (LINE_SAFE):
     # its progress can then use workflow commands of its own (a folded group).
     machine_output = args.json or getattr(args, "format", None) == "json" or args.line_safe
+    try:
+        if getattr(args, "runner_step", False):
+            _start_runner_step(environ, restart=argv is None)
+    except EvidenceGateError as error:
+        print(f"evidence-gate: error: {line_safe(error.one_line())}", file=sys.stderr)
+        return error.exit_code
     if in_actions(environ):
         mask_secrets(sys.stderr, run_secrets(environ))
     try:
@@ -104,3 +113,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
         )
         return EXIT_USAGE
     return exit_code
+
+
+def _start_runner_step(environ: Mapping[str, str], *, restart: bool) -> None:
+    """The runner step refuses a repository token in its environment before anything else, then,
+    when this is the process's own command line (not a call from Python), starts again without
+    the runner's tokens, so its environment block holds none for a test to read."""
+    refusal = refusal_for(tokens_in_environment(environ))
+    if refusal is not None:
+        raise UsageError(refusal)
+    if restart and environ is os.environ:
+        restart_clean(environ)

@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from evidence_gate.child_env import scrubbed_environment
@@ -45,6 +46,16 @@ _CONFIG = ("-c", "core.quotePath=false", "-c", "diff.suppressBlankEmpty=false", 
 _SNAPSHOT_AUTHOR = (("NAME", "evidence-gate"), ("EMAIL", "evidence-gate@localhost"))
 # Pathspecs per `ls-files` call: far below the kernel's limit on one command line.
 _PATHSPEC_BYTES = 100_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfigEntry:
+    """One setting of git's configuration as this checkout sees it."""
+
+    scope: str  # system, global, local, worktree or command (`-c` and GIT_CONFIG_* variables)
+    origin: str  # where it was set: `file:.git/config`, an included file's path, `command line:`
+    key: str  # section and name in lower case; a subsection (`http.<url>.`) as written
+    value: str | None  # None: a name set without `=` (true)
 
 
 class Git:
@@ -95,6 +106,26 @@ class Git:
         if check and result.returncode != 0:
             raise GitError(f"git {args[0]} failed: {_first_line(result.stderr)}")
         return result
+
+    def config_entries(self) -> tuple[ConfigEntry, ...]:
+        """Every setting git applies in this checkout, each with its scope and file: the system's,
+        the user's, the checkout's (in a linked worktree, the main repository's and its own) and
+        every file they include (`include.path`, `includeIf`, where actions/checkout may keep its
+        credential header), in the order git reads them."""
+        listed = self._run(["config", "--list", "--null", "--includes", "--show-scope", "--show-origin"]).stdout
+        fields = listed.split(b"\0")
+        entries = []
+        for index in range(0, len(fields) - 2, 3):
+            key, newline, value = fields[index + 2].partition(b"\n")
+            entries.append(
+                ConfigEntry(
+                    scope=fields[index].decode("utf-8", "replace"),
+                    origin=os.fsdecode(fields[index + 1]),
+                    key=os.fsdecode(key),
+                    value=os.fsdecode(value) if newline else None,
+                )
+            )
+        return tuple(entries)
 
     def resolve_commit(self, rev: str, role: str) -> str:
         """The full SHA of `rev`; an unknown revision is a GitError with the fix for CI checkouts."""

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evidence_gate import reaper
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import UsageError
 from evidence_gate.github.context import load_context
@@ -65,20 +66,24 @@ def run_command(
     the head may run at all, and the program gets it without its tokens, with `extra` set over it.
 
     The program leads a process group of its own, and the whole group is killed when it times out
-    and when it exits: a test that forked a server or daemon leaves nothing running behind it."""
+    and when it exits: a test that forked a server or daemon leaves nothing running behind it. In
+    the runner step (`reaper.reaping`), a daemon that left the group in a session of its own is
+    killed too."""
     refuse_untrusted_head(environ)
     command = shlex.join(argv)
     started = time.monotonic()
     try:
         with output.open("wb") as sink:
-            process = subprocess.Popen(
-                list(argv),
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                env={**scrubbed_environment(environ), **(extra or {})},
-                start_new_session=True,
+            process = reaper.launch(
+                lambda: subprocess.Popen(
+                    list(argv),
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=sink,
+                    stderr=subprocess.STDOUT,
+                    env={**scrubbed_environment(environ), **(extra or {})},
+                    start_new_session=True,
+                )
             )
             try:
                 exit_code = process.wait(timeout=timeout)
@@ -89,6 +94,8 @@ def run_command(
                 return CommandRun(command=command, exit_code=124, output=output, seconds=time.monotonic() - started)
             finally:
                 _kill_group(process.pid)
+                process.wait()
+                reaper.ended(process.pid)
     except OSError as error:
         raise UsageError(f"cannot run `{command}` ({error.strerror or error})") from error
     return CommandRun(command=command, exit_code=exit_code, output=output, seconds=time.monotonic() - started)

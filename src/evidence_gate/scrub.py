@@ -17,14 +17,10 @@ from enum import Enum
 from typing import TypeVar, cast
 
 from evidence_gate.child_env import SECRET_VARIABLES
+from evidence_gate.credentials import SHAPES
 
 MASK = "***"
 MIN_SECRET_LENGTH = 8
-_SHAPES = (
-    r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",  # GitHub's token prefixes
-    r"\bgithub_pat_[A-Za-z0-9_]{20,}",  # fine-grained personal access tokens
-    r"(?P<user>(?i:x-access-token):)[^@\s'\"]+",  # the installation token in a clone URL or a basic credential
-)
 # The header's value, whatever the scheme (`basic <base64>` in actions/checkout's extraheader).
 _HEADER = r"(?P<header>(?i:\b(?:proxy-)?authorization)\s*[:=]\s*)[^\r\n]+"
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -36,7 +32,7 @@ class Scrubber:
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         values = sorted({value for value in secrets if len(value) >= MIN_SECRET_LENGTH}, key=len, reverse=True)
-        alternatives = [*(re.escape(value) for value in values), *_SHAPES, _HEADER]
+        alternatives = [*(re.escape(value) for value in values), *SHAPES, _HEADER]
         self._pattern = re.compile("|".join(f"(?:{alternative})" for alternative in alternatives))
 
     def text(self, text: str) -> str:

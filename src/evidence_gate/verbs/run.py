@@ -17,13 +17,16 @@ from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.effects import effects_for
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.registry import GATE_IDS
+from evidence_gate.git import open_repository
 from evidence_gate.github.context import load_context
 from evidence_gate.ledger_document import ledger_json, to_document
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.quality.record import Stage
+from evidence_gate.reaper import reaping
 from evidence_gate.render import render_comment, render_report
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import CommentMode, FailOn, resolve
+from evidence_gate.token_guard import refuse_tokens_in_reach
 from evidence_gate.verbs.common import print_json, table
 from evidence_gate.workspace import write_user_file
 
@@ -68,6 +71,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="which verdicts fail: stagnation or blocked (the default: BLOCKED and STAGNATION), or never",
     )
     parser.add_argument(
+        "--runner-step",
+        action="store_true",
+        help="the run is the workflow's runner step: refuse to start while a token is in reach, and end every"
+        " process the tests start",
+    )
+    parser.add_argument(
         "--gates-off",
         nargs="+",
         metavar="ID",
@@ -93,6 +102,15 @@ def flags(args: argparse.Namespace) -> dict[str, object]:
 
 
 def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
+    if not args.runner_step:
+        return _run(args, out, environ)
+    # Before anything of the repository's runs: a token in reach is a refusal, not a warning.
+    refuse_tokens_in_reach(environ, open_repository(Path(args.repo), environ))
+    with reaping():
+        return _run(args, out, environ)
+
+
+def _run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
     context = load_context(environ)
     effects = effects_for(Path(args.repo), environ)
     base = base_config(effects, context.pull_request if context else None, args.base)
