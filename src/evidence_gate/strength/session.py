@@ -22,7 +22,7 @@ from evidence_gate.model import Change, FileKind
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import Adapter, AdapterTable
-from evidence_gate.strength.evidence import RunEvidence, new_symbols, read_run, runtime_errors
+from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run
 from evidence_gate.strength.isolation import LOCKFILES, Install, Setup, prepare
 from evidence_gate.strength.plan import Plan, Shard, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
@@ -138,7 +138,7 @@ class _Run:
         adapter = self.stack.adapter
         self._parsers = candidate_parsers(None, adapter.parsers)
         self._markers = markers_for(self.stack.table, Claim.TEST, (adapter,))
-        self._errors = runtime_errors().get(adapter.language)
+        self._errors = errors_for(adapter.language)
 
     def judge_slice(self, tree: Git, tests: list[str]) -> list[Judged]:
         logs = tree.top.parent / f"{tree.top.name}-logs"
