@@ -156,6 +156,9 @@ def test_a_head_run_that_did_not_load_quotes_its_error_line() -> None:
     assert judge_head(replace(unread, error_line="python: No module named pytest")) == (
         "does not load at the head (exit code 1): python: No module named pytest"
     )
+    # a run that loaded and collected nothing says so, not its last line
+    empty = replace(PASSED, exit_code=5, counts=Counts(passed=0, failed=0, skipped=0), error_line="no tests ran")
+    assert judge_head(empty) == "executed zero tests at the head"
     # a test that ran and failed is not a load failure, whatever its error line says
     failed = replace(FAILED, error_line="AssertionError: 10 != 12")
     assert (judge_head(failed) or "").startswith("fails at the head (1 failed, 1 passed")

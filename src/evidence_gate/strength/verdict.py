@@ -83,9 +83,9 @@ def judge_base(base: RunEvidence, rerun: RunEvidence | None, reverted: bool) -> 
 
 
 def _did_not_load(run: RunEvidence) -> bool:
-    """No test of the run got to run: a load error, no count to read, or none executed."""
-    counts = run.counts
-    return counts is None or (counts.passed == 0 and (run.load_error is not None or counts.executed == 0))
+    """Nothing the run printed can be read as its tests' outcome (no count), or a load error stopped
+    it before any test passed. A run that loaded and collected nothing is "executed zero tests"."""
+    return run.counts is None or (run.load_error is not None and run.counts.passed == 0)
 
 
 def _outcome(run: RunEvidence) -> str:
