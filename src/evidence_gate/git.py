@@ -244,6 +244,16 @@ class Git:
             output = self._run(["ls-tree", "-r", "-z", "--name-only", "--end-of-options", commit]).stdout
         return tuple(dict.fromkeys(os.fsdecode(name) for name in output.split(b"\0") if name))
 
+    def ignored_files(self) -> tuple[str, ...]:
+        """The files git ignores in the work tree that sit in folders it does not ignore whole (an
+        install's `src/shop/_version.py`), `/`-separated. A folder ignored whole (`node_modules/`,
+        `.venv/`) is left out: git names it once and is never asked to walk it."""
+        output = self._run(
+            ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--no-empty-directory"]
+        ).stdout
+        names = (os.fsdecode(name) for name in output.split(b"\0") if name)
+        return tuple(name for name in names if not name.endswith("/"))
+
     def tracks_any(self, folder: str) -> bool:
         """Whether git tracks `folder` (relative to the top) or anything below it."""
         return bool(self._run(["ls-files", "-z", "--", folder]).stdout)

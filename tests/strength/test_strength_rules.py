@@ -1,5 +1,6 @@
-"""The pure parts of test strength, with literal values: the plan, the units, the verdict rules
-and the runtime errors that mean a test died on a name the change adds."""
+"""The pure parts of test strength, with literal values: the plan, the units, the verdict rules,
+the runtime errors that mean a test died on a name the change adds, and the line a run that did not
+load is reported with."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from evidence_gate.markers import Claim, markers_for
 from evidence_gate.model import Change, ChangedFile, Counts, FileKind, FileStatus
 from evidence_gate.runner import CommandRun
 from evidence_gate.stacks.table import default_table
-from evidence_gate.strength.evidence import RunEvidence, new_symbols, read_run, runtime_errors
+from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run, runtime_errors
 from evidence_gate.strength.plan import Shard, parse_shard, plan
 from evidence_gate.strength.units import unit_for
 from evidence_gate.strength.verdict import Verdict, judge_base, judge_head
@@ -143,6 +144,95 @@ def test_the_head_run_must_pass_and_run_tests() -> None:
     assert "no test count" in (judge_head(replace(PASSED, counts=None, count_reason="no summary line")) or "")
     assert (judge_head(replace(PASSED, timed_out=True, exit_code=124)) or "").startswith("timed out at the head")
     assert judge_head(replace(PASSED, exit_code=2)) is not None  # counted green, but the runner failed
+
+
+def test_a_head_run_that_did_not_load_quotes_its_error_line() -> None:
+    error = "ModuleNotFoundError: No module named 'shop._version'"
+    collected = replace(
+        FAILED, exit_code=2, counts=Counts(passed=0, failed=1, skipped=0), load_error="___ ERROR collecting t.py ___"
+    )
+    assert judge_head(replace(collected, error_line=error)) == f"does not load at the head (exit code 2): {error}"
+    unread = replace(FAILED, exit_code=1, counts=None, count_reason="no parser recognised this output")
+    assert judge_head(replace(unread, error_line="python: No module named pytest")) == (
+        "does not load at the head (exit code 1): python: No module named pytest"
+    )
+    # a run that loaded and collected nothing says so, not its last line
+    empty = replace(PASSED, exit_code=5, counts=Counts(passed=0, failed=0, skipped=0), error_line="no tests ran")
+    assert judge_head(empty) == "executed zero tests at the head"
+    # a test that ran and failed is not a load failure, whatever its error line says
+    failed = replace(FAILED, error_line="AssertionError: 10 != 12")
+    assert (judge_head(failed) or "").startswith("fails at the head (1 failed, 1 passed")
+
+
+# What a run that did not load prints, per language, and the line its reason quotes.
+LOAD = [
+    (
+        "python",
+        [
+            "______ ERROR collecting tests/test_cart.py ______",
+            "src/shop/__init__.py:1: in <module>",
+            "E   ModuleNotFoundError: No module named 'shop._version'",
+            "=== 1 error in 0.61s ===",
+        ],
+        "ModuleNotFoundError: No module named 'shop._version'",
+    ),
+    ("python", ["/usr/bin/python: No module named pytest"], "No module named pytest"),
+    ("python", ['  File "t.py", line 1', "    def (", "SyntaxError: invalid syntax"], "SyntaxError: invalid syntax"),
+    (
+        "javascript",
+        ["node:internal/modules/cjs/loader:1228", "  throw err;", "Error: Cannot find module './x'", "Require stack:"],
+        "Cannot find module './x'",
+    ),
+    (
+        "go",
+        [
+            'cart_test.go:3:8: cannot find package "example.com/shop/money" in any of:',
+            "FAIL example.com/shop [setup failed]",
+        ],
+        'cannot find package "example.com/shop/money" in any of:',
+    ),
+    (
+        "rust",
+        [
+            "   Compiling shop v0.1.0",
+            "error[E0432]: unresolved import `shop::money`",
+            "error: could not compile `shop`",
+        ],
+        "error[E0432]: unresolved import `shop::money`",
+    ),
+    (
+        "csharp",
+        ["Build started", "Program.cs(3,7): error CS0246: The type 'Money' could not be found", "Build FAILED."],
+        "error CS0246: The type 'Money' could not be found",
+    ),
+    ("elixir", ["compiling", "something went wrong", "exit status 3"], "exit status 3"),
+]
+
+
+@pytest.mark.parametrize(("language", "lines", "quoted"), LOAD)
+def test_a_failing_run_s_error_line_is_its_language_s_first_then_any_error_then_its_last_line(
+    tmp_path: Path, language: str, lines: list[str], quoted: str
+) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n")
+    table = default_table()
+    python = table.get("python")
+    markers = markers_for(table, Claim.TEST, (python,))
+    run = CommandRun(command="sh -c t", exit_code=1, output=log)
+    evidence = read_run(run, (), markers, errors_for(language), frozenset(), command="t")
+    assert evidence.error_line == quoted
+    passed = read_run(replace(run, exit_code=0), (), markers, errors_for(language), frozenset(), command="t")
+    assert passed.error_line is None  # only a failing run has one
+
+
+def test_an_error_line_is_bounded(tmp_path: Path) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("ImportError: " + "x" * 5000 + "\n")
+    run = CommandRun(command="sh -c t", exit_code=1, output=log)
+    evidence = read_run(
+        run, (), markers_for(default_table(), Claim.TEST, ()), errors_for("python"), frozenset(), command="t"
+    )
+    assert evidence.error_line is not None and len(evidence.error_line) == 200 and evidence.error_line.endswith("…")
 
 
 @pytest.mark.parametrize(

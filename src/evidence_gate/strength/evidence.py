@@ -1,6 +1,7 @@
 """What one run of a test file showed: the command, its exit code, the counts the summary parsers
 read, the first load error, the first runtime error on a symbol the change adds (and whether an
-assertion failed before it), and the head and tail of its output. Read from the run's log once.
+assertion failed before it), the line that says why a failing run failed, and the head and tail of
+its output. Read from the run's log once.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from evidence_gate.summary.read import numbered_lines, read_source
 
 EXCERPT_LINES = 15
 EXCERPT_CHARS = 300
+ERROR_CHARS = 200  # the error line quoted in a reason
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -31,6 +33,8 @@ _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 class RuntimeErrors:
     missing: tuple[re.Pattern[str], ...]  # with a `symbol` group
     assertion: tuple[re.Pattern[str], ...]
+    load: tuple[re.Pattern[str], ...] = ()  # the line that says why a run did not load, from its match
+    fallback: re.Pattern[str] | None = None  # any error-looking line, for a language with no `load` match
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +49,7 @@ class RunEvidence:
     missing_symbol: str | None  # the new symbol a runtime error named, before any assertion failed
     head: tuple[str, ...]
     tail: tuple[str, ...]
+    error_line: str | None = None  # a failing run's line that says why (see `_ErrorLine`), else None
 
     def document(self) -> dict[str, object]:
         counts = self.counts
@@ -59,6 +64,7 @@ class RunEvidence:
             "count_reason": self.count_reason,
             "load_error": self.load_error,
             "missing_symbol": self.missing_symbol,
+            "error_line": self.error_line,
             "head": list(self.head),
             "tail": list(self.tail),
         }
@@ -80,6 +86,7 @@ def read_run(
     tail: deque[str] = deque(maxlen=EXCERPT_LINES)
     missing: str | None = None
     asserted = False
+    why = _ErrorLine(errors) if run.exit_code != 0 and errors is not None else None
     for number, line in numbered_lines(run.output):
         shown = line[:EXCERPT_CHARS]
         if number <= EXCERPT_LINES:
@@ -89,6 +96,8 @@ def read_run(
         if errors is not None and missing is None and not asserted:
             asserted = any(pattern.search(line) for pattern in errors.assertion)
             missing = None if asserted else _missing(line, errors, new_symbols)
+        if why is not None:
+            why.read(line)
     return RunEvidence(
         command=command,
         exit_code=run.exit_code,
@@ -100,7 +109,42 @@ def read_run(
         missing_symbol=missing,
         head=tuple(head),
         tail=tuple(tail),
+        error_line=None if why is None else why.line(),
     )
+
+
+class _ErrorLine:
+    """The line a failing run's reason quotes: the first a `load` pattern of its language matches,
+    else the last the `fallback` matches, else its last line; from where the match starts (no
+    `E   ` or `node:internal` prefix), and bounded. A run that printed nothing has none."""
+
+    def __init__(self, errors: RuntimeErrors) -> None:
+        self._errors = errors
+        self._first: str | None = None
+        self._fallback: str | None = None
+        self._last: str | None = None
+
+    def read(self, line: str) -> None:
+        if self._first is not None:
+            return
+        text = line.strip()
+        if not text:
+            return
+        self._last = text
+        for pattern in self._errors.load:
+            found = pattern.search(text)
+            if found:
+                self._first = text[found.start() :]
+                return
+        found = self._errors.fallback.search(text) if self._errors.fallback is not None else None
+        if found:
+            self._fallback = text[found.start() :]
+
+    def line(self) -> str | None:
+        chosen = (self._first or self._fallback or self._last or "").strip()
+        if not chosen:
+            return None
+        return chosen if len(chosen) <= ERROR_CHARS else chosen[: ERROR_CHARS - 1].rstrip() + "…"
 
 
 def _missing(line: str, errors: RuntimeErrors, new_symbols: frozenset[str]) -> str | None:
@@ -120,8 +164,18 @@ def new_symbols(head_texts: Mapping[str, str], base_texts: Mapping[str, str]) ->
     return frozenset(after - before)
 
 
-@functools.cache
+def errors_for(language: str) -> RuntimeErrors:
+    """A language's entry of the table; for a language it does not name, the fallback alone."""
+    fallback, languages = _table()
+    return languages.get(language) or RuntimeErrors(missing=(), assertion=(), fallback=fallback)
+
+
 def runtime_errors() -> Mapping[str, RuntimeErrors]:
+    return _table()[1]
+
+
+@functools.cache
+def _table() -> tuple[re.Pattern[str], Mapping[str, RuntimeErrors]]:
     source = "runtime_errors.yaml"
     package = resources.files("evidence_gate.strength")
     document = load_yaml(package.joinpath(source).read_bytes(), source, ConfigError)
@@ -130,10 +184,13 @@ def runtime_errors() -> Mapping[str, RuntimeErrors]:
     if failures:
         raise ConfigError(f"{source}: {schema_message(failures[0])}")
     try:
-        return {
+        fallback = re.compile(document["fallback"])
+        return fallback, {
             language: RuntimeErrors(
-                missing=tuple(re.compile(pattern) for pattern in entry["missing"]),
-                assertion=tuple(re.compile(pattern) for pattern in entry["assertion"]),
+                missing=tuple(re.compile(pattern) for pattern in entry.get("missing", ())),
+                assertion=tuple(re.compile(pattern) for pattern in entry.get("assertion", ())),
+                load=tuple(re.compile(pattern) for pattern in entry.get("load", ())),
+                fallback=fallback,
             )
             for language, entry in document["languages"].items()
         }

@@ -3,7 +3,8 @@
 An editable install (`pip install -e .`), a linked package (`npm link`, a `node_modules` symlink)
 or a Go `replace` to a local path points at the caller's checkout: a reverted worktree would then
 silently test the head's code, and every test would look still-green. So the worktree's own source
-goes first, and what the tests will load is checked before anything is judged:
+goes first, and what the tests will load is checked before anything is judged (every command
+starts with the project's environment first on PATH: environment.py):
 
 - Python: the worktree's `src/` (a src layout) and its root go first on PYTHONPATH, entries that
   lead into the caller's checkout are dropped, and each changed top-level module is looked up with
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from evidence_gate.effects import Effects
+from evidence_gate.strength.environment import run_path
 
 LOCKFILES = frozenset(
     {"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"}
@@ -66,7 +68,9 @@ def prepare(
     project = tree / root
     if language == "javascript" and install.link:
         _link_node_modules(project, caller / root)
-    extra = _python_path(effects, project, caller) if language == "python" else {}
+    extra = {"PATH": run_path(effects, root)}
+    if language == "python":
+        extra.update(_python_path(effects, project, caller))
     if install.command is not None:
         run = effects.commands(["sh", "-c", install.command], project, log, install.timeout, extra=extra)
         if run.exit_code != 0:
@@ -75,10 +79,10 @@ def prepare(
     if language == "python":
         return _python(effects, tree, project, caller, production, extra, log)
     if language == "javascript":
-        return Setup(problem=_node_links(project, caller))
+        return Setup(extra=extra, problem=_node_links(project, caller))
     if language == "go":
-        return Setup(problem=_go_replace(tree, project, caller))
-    return Setup()
+        return Setup(extra=extra, problem=_go_replace(tree, project, caller))
+    return Setup(extra=extra)
 
 
 def _python_path(effects: Effects, project: Path, caller: Path) -> dict[str, str]:

@@ -40,6 +40,7 @@ def document(outcome: Outcome, shard: str | None) -> dict[str, Any]:
             "changed_tests": outcome.changed_tests,
             "shard": shard,
             "note": outcome.note,
+            "copied": list(outcome.copied),
             "limit": LIMIT if any(item.verdict is Verdict.UNJUDGED for item in outcome.judged) else None,
         },
     }

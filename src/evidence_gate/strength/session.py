@@ -22,7 +22,8 @@ from evidence_gate.model import Change, FileKind
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import Adapter, AdapterTable
-from evidence_gate.strength.evidence import RunEvidence, new_symbols, read_run, runtime_errors
+from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run
+from evidence_gate.strength.generated import copy_generated, generated_files
 from evidence_gate.strength.isolation import LOCKFILES, Install, Setup, prepare
 from evidence_gate.strength.plan import Plan, Shard, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
@@ -54,6 +55,7 @@ class Outcome:
     judged: tuple[Judged, ...]  # in the diff's order
     changed_tests: int  # before sharding
     note: str | None = None  # why there is nothing to judge
+    copied: tuple[str, ...] = ()  # the ignored files of the checkout copied into each worktree (generated.py)
 
 
 def judge_change(effects: Effects, change: Change, stack: Stack, options: Options, progress: Progress) -> Outcome:
@@ -95,6 +97,8 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
     slices = [tests[index :: options.jobs] for index in range(min(options.jobs, len(tests)))]
     with terminations_interrupt(), sandbox(git, head) as box:
         trees = [box.tree() for _ in slices]
+        wanted = generated_files(git, git.files_at(head))
+        copies = [copy_generated(git.top, tree.top, wanted) for tree in trees]  # the same for each: one head
         executor = ThreadPoolExecutor(max_workers=len(slices), thread_name_prefix="strength")
         futures: list[Future[list[Judged]]] = [
             executor.submit(run.judge_slice, tree, files) for tree, files in zip(trees, slices, strict=True)
@@ -108,7 +112,11 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
             raise
         executor.shutdown()
     order = {path: index for index, path in enumerate(tests)}
-    return Outcome(judged=tuple(sorted(results, key=lambda item: order[item.path])), changed_tests=len(the_plan.tests))
+    return Outcome(
+        judged=tuple(sorted(results, key=lambda item: order[item.path])),
+        changed_tests=len(the_plan.tests),
+        copied=copies[0],
+    )
 
 
 def _texts(git: Git, commit: str, paths: Sequence[str]) -> dict[str, str]:
@@ -138,7 +146,7 @@ class _Run:
         adapter = self.stack.adapter
         self._parsers = candidate_parsers(None, adapter.parsers)
         self._markers = markers_for(self.stack.table, Claim.TEST, (adapter,))
-        self._errors = runtime_errors().get(adapter.language)
+        self._errors = errors_for(adapter.language)
 
     def judge_slice(self, tree: Git, tests: list[str]) -> list[Judged]:
         logs = tree.top.parent / f"{tree.top.name}-logs"

@@ -41,6 +41,8 @@ def judge_head(head: RunEvidence) -> str | None:
     """Why the head run cannot be the start of a judgement, or None when it passed."""
     if head.timed_out:
         return f"timed out at the head after {head.seconds:.0f} s"
+    if head.exit_code != 0 and head.error_line is not None and _did_not_load(head):
+        return f"does not load at the head (exit code {head.exit_code}): {head.error_line}"
     if head.counts is None:
         return f"no test count could be read at the head ({head.count_reason or 'no summary'})"
     if head.counts.executed == 0:
@@ -65,7 +67,8 @@ def judge_base(base: RunEvidence, rerun: RunEvidence | None, reverted: bool) -> 
         )
     if base.counts is None or (base.exit_code != 0 and not base.counts.failed):
         return Verdict.UNJUDGED, (
-            f"fails without the change but no failing test was counted ({base.count_reason or _outcome(base)}):"
+            "fails without the change but no failing test was counted"
+            f" ({base.error_line or base.count_reason or _outcome(base)}):"
             " it did not get as far as an assertion"
         )
     if base.counts.executed == 0:
@@ -77,6 +80,12 @@ def judge_base(base: RunEvidence, rerun: RunEvidence | None, reverted: bool) -> 
     if not reverted:
         return Verdict.NOT_RUN, "the revert did not apply: the production files are the head's"
     return Verdict.STILL_GREEN, f"passes without the change ({_outcome(base)}): it does not exercise it"
+
+
+def _did_not_load(run: RunEvidence) -> bool:
+    """Nothing the run printed can be read as its tests' outcome (no count), or a load error stopped
+    it before any test passed. A run that loaded and collected nothing is "executed zero tests"."""
+    return run.counts is None or (run.load_error is not None and run.counts.passed == 0)
 
 
 def _outcome(run: RunEvidence) -> str:
