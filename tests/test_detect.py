@@ -95,7 +95,7 @@ def test_commands_resolve_through_the_package_manager_of_the_lockfile(tmp_path: 
     commands = detect(tmp_path, default_table()).primary.commands
     assert commands["test"] == "pnpm run test"
     assert commands["test_file"] == "npx --no-install vitest run {file}"
-    assert "typecheck" in commands
+    assert "typecheck" not in commands  # plain JavaScript: no tsc
 
 
 def test_package_manager_field_outranks_the_lockfile(tmp_path: Path) -> None:
