@@ -150,6 +150,8 @@ def action_environ(
         "INPUT_FAIL-ON": "stagnation",
         "INPUT_GATES-OFF": TOOLS_OFF,
         **{f"INPUT_{key.upper().replace('_', '-')}": value for key, value in inputs.items()},
+        # The package under test, when the test run names it (a checkout beside an installed copy).
+        **{name: os.environ[name] for name in ("PYTHONPATH",) if name in os.environ},
     }
 
 
