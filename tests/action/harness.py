@@ -31,6 +31,7 @@ CHECK = "Evidence Gate"
 START = section_markers(CHECK).start
 BODY = "Adds volume discounts.\r\n\r\n## Acceptance criteria\r\n- [ ] ten items get 5% off\r\n"
 CART = "def total(prices):\n    return sum(prices)\n"
+PYPROJECT = "[project]\nname = 'shop'\n\n[tool.mypy]\n\n[tool.ruff]\n"  # the tools checks 1 and 2 take
 TESTS = """\
 import pytest
 
@@ -74,9 +75,7 @@ def server() -> Iterator[FakeGitHub]:
 
 
 def make_repo(repo: Repo, tests: str) -> tuple[str, str]:
-    base = repo.commit(
-        "base", {"pyproject.toml": "[project]\nname = 'shop'\n", "shop/cart.py": CART, ".gitignore": "build/\n"}
-    )
+    base = repo.commit("base", {"pyproject.toml": PYPROJECT, "shop/cart.py": CART, ".gitignore": "build/\n"})
     repo.git("checkout", "--quiet", "-b", "feature")
     head = repo.commit("discounts", {"shop/cart.py": CART + "# discounts\n", "tests/test_cart.py": tests})
     return base, head
