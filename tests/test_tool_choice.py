@@ -56,7 +56,7 @@ def test_a_python_project_that_configures_no_type_checker_has_none(tmp_path: Pat
     assert chosen["typecheck"] == ToolChoice(
         tool=None,
         command=None,
-        why="none configured: no config file, dev dependency or CI step names mypy or pyright",
+        why="no mypy or pyright is configured: no config file, dev dependency or CI step names one",
     )
     assert chosen["lint"].tool is None
 
@@ -99,7 +99,7 @@ def test_javascript_lint_is_the_lint_script_else_eslint_by_its_config(tmp_path: 
     manifest["scripts"] = {"lint": "eslint src"}
     lint = tools(tmp_path, {"package.json": json.dumps(manifest)})["lint"]
     assert (lint.why, lint.command) == (
-        "lint script: the `lint` script of package.json",
+        "lint script: scripts.lint in package.json",
         'npm run lint 2>&1; echo "EXIT_CODE=$?"',
     )
 

@@ -164,7 +164,8 @@ def test_a_project_with_no_type_checker_is_missing_with_the_two_ways_out(
     run = action(repo, event(tmp_path, base, head), head, gates_off="", logs="lint: build/lint/ruff.log")
     gate = run.ledger.gate("type-check")
     assert gate is not None and gate.verdict is GateVerdict.MISSING
-    assert gate.headline.startswith("none configured: no config file, dev dependency or CI step names mypy or pyright")
+    none = "no mypy or pyright is configured: no config file, dev dependency or CI step names one: "
+    assert gate.headline.startswith(none)
     assert "`uses: your-org/evidence-gate/run@<sha>`" in gate.headline
     assert "`logs: type-check: <file>`" in gate.headline
     assert "`gates-off: [type-check]` in .github/evidence-gate.yml" in gate.headline

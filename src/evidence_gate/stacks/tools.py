@@ -73,7 +73,7 @@ def choose(
     if slot.none is not None:
         return ToolChoice(tool=None, command=None, why=slot.none, applies=False), None
     names = " or ".join(candidate.tool for candidate in slot.candidates)
-    why = f"none configured: no config file, dev dependency or CI step names {names}"
+    why = f"no {names} is configured: no config file, dev dependency or CI step names one"
     return ToolChoice(tool=None, command=None, why=why), None
 
 
