@@ -102,5 +102,18 @@ def test_the_tool_the_table_chose_is_found_run_or_missing_with_the_way_out(tmp_p
     )
     none = chosen_row(tmp_path, ToolChoice(tool=None, command=None, why="none configured"))
     assert (none.status, none.command, none.reason) == (ToolStatus.MISSING, None, "none configured: " + WAY_OUT)
+    jvm = find_tool(
+        check=1,
+        tool="type checker",
+        configured=None,
+        config_key="type-check-command",
+        adapter_command=None,
+        stack="jvm",
+        cwd=tmp_path,
+        path="",
+        justification=None,
+        way_out=WAY_OUT,
+    )
+    assert jvm.reason == "the jvm stack names no type checker: set `type-check-command` to the project's and " + WAY_OUT
     plain = chosen_row(tmp_path, ToolChoice(tool=None, command=None, why="plain JavaScript", applies=False))
     assert (plain.status, plain.reason) == (ToolStatus.NOT_APPLICABLE, "plain JavaScript")

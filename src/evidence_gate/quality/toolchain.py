@@ -96,8 +96,10 @@ def find_tool(
     if command is None:
         reason = f"the {stack} stack names no {tool}; set `{config_key}` to the project's"
         if choice is not None:
-            reason = choice.why
-        return ToolRow(check=check, tool=tool, status=ToolStatus.MISSING, reason=_out(reason, way_out))
+            reason = _out(choice.why, way_out)
+        elif way_out is not None:
+            reason = f"the {stack} stack names no {tool}: set `{config_key}` to the project's and {way_out}"
+        return ToolRow(check=check, tool=tool, status=ToolStatus.MISSING, reason=reason)
     chosen = f"the {stack} stack" if choice is None else choice.why
     program = executable(command)
     if not runs_here:
