@@ -167,6 +167,10 @@ def test_detect_json_has_the_documented_shape(tmp_path: Path, cli: Callable[...,
         ("web", "web", ["web/package.json", "web/index.html"]),
     ]
     assert document["matches"][1]["commands"]["test"] == "npm run test"
+    assert document["tools"] == {
+        "typecheck": "go vet: the default, no other is configured",
+        "lint": "go vet: the default, no other is configured",
+    }
 
 
 def test_detect_of_an_empty_tree_is_unknown_not_an_error(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
