@@ -95,7 +95,7 @@ def test_commands_resolve_through_the_package_manager_of_the_lockfile(tmp_path: 
     commands = detect(tmp_path, default_table()).primary.commands
     assert commands["test"] == "pnpm run test"
     assert commands["test_file"] == "npx --no-install vitest run {file}"
-    assert "typecheck" in commands
+    assert "typecheck" not in commands  # plain JavaScript: no tsc
 
 
 def test_package_manager_field_outranks_the_lockfile(tmp_path: Path) -> None:
@@ -167,6 +167,10 @@ def test_detect_json_has_the_documented_shape(tmp_path: Path, cli: Callable[...,
         ("web", "web", ["web/package.json", "web/index.html"]),
     ]
     assert document["matches"][1]["commands"]["test"] == "npm run test"
+    assert document["tools"] == {
+        "typecheck": "go vet: the default, no other is configured",
+        "lint": "go vet: the default, no other is configured",
+    }
 
 
 def test_detect_of_an_empty_tree_is_unknown_not_an_error(tmp_path: Path, cli: Callable[..., CliResult]) -> None:

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
+from evidence_gate.facts import Facts
 from evidence_gate.gates.registry import GATE_IDS, GATES
 from evidence_gate.ledger import GateVerdict, Verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import ZERO_WIDTH_SPACE, TemplateError, render_comment, render_job_summary, render_report
-from evidence_gate.settings import Settings, parse_config, resolve
+from evidence_gate.settings import BaseConfig, Settings, parse_config, resolve
 from tests.render.checks import check_structure
 from tests.render.gfm import render
 
@@ -91,7 +94,8 @@ def test_a_gate_switched_off_is_shown_as_off_and_the_others_still_judge(repo: Re
     ]
     check_structure(comment, [*comment.splitlines()[:2], *markers])
     rows = table_rows(comment)
-    assert ["6", "Plan Compliance", "\N{EM DASH}", "\N{EM DASH}", "NOT_APPLICABLE"] in rows
+    off = ["6", "Plan Compliance", "\N{EM DASH}", "switched off by the configuration (`gates-off`)", "OFF"]
+    assert off in rows
     assert (
         "#### Check 6: Plan Compliance\n<!-- QG:CHECK:6:NOT_APPLICABLE -->\n\nswitched off by the configuration"
         in comment
@@ -123,6 +127,27 @@ def test_gates_off_is_read_from_the_config_file_and_from_the_action_input(tmp_pa
     assert parse_config(b"gates-off: [criteria]\n", "c.yml")["gates-off"] == ["criteria"]
     settings = resolve(tmp_path, {}, {"INPUT_GATES-OFF": "criteria\nevidence\n"}, None)
     assert settings.gates_off == ("criteria", "evidence")
+    assert settings.gates_off_by == "by the workflow's `gates-off` input"
+
+
+def test_each_gate_switched_off_says_who_switched_it_off(tmp_path: Path) -> None:
+    config = tmp_path / ".github" / "evidence-gate.yml"
+    config.parent.mkdir()
+    config.write_text("gates-off: [criteria]\n")
+    here = resolve(tmp_path, {}, {}, None)
+    assert here.gates_off_by == "by the configuration (gates-off in .github/evidence-gate.yml)"
+    flag = resolve(tmp_path, {"gates-off": ["scope"]}, {"INPUT_GATES-OFF": "criteria"}, None)
+    assert (flag.gates_off, flag.gates_off_by) == (("scope",), "on the command line (`--gates-off`)")
+    base = BaseConfig(commit="0" * 40, read=lambda path: b"gates-off: [type-check]\n")
+    chosen = resolve(tmp_path, {}, {}, None, base)
+    assert chosen.gates_off == ("type-check",)
+    assert chosen.gates_off_by == "by the maintainer (gates-off in .github/evidence-gate.yml at the base commit)"
+    type_check = next(gate for gate in GATES if gate.id == "type-check")
+    gate = type_check.result(cast(Facts, None), chosen, cast(Effects, None))  # switched off: neither is read
+    assert (gate.verdict, gate.headline) == (
+        GateVerdict.OFF,
+        "switched off by the maintainer (gates-off in .github/evidence-gate.yml at the base commit)",
+    )
 
 
 def test_each_gate_payload_is_laid_out_by_its_partial_in_every_output(repo: Repo) -> None:

@@ -162,6 +162,16 @@ class TestSummary:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToolChoice:
+    """The tool a check uses, as the adapter table chose it from the project's files."""
+
+    tool: str | None  # `flake8`; None: no tool (MISSING, or NOT_APPLICABLE when it does not apply)
+    command: str | None
+    why: str  # which evidence chose it (`flake8: [flake8] in setup.cfg`), or why there is none
+    applies: bool = True  # False: the language has no such tool for these sources (`why` says why)
+
+
+@dataclass(frozen=True, kw_only=True)
 class StackMatch:
     """One adapter that matched at one directory (`root`, relative to the scanned tree)."""
 
@@ -173,6 +183,7 @@ class StackMatch:
     order: int
     evidence: tuple[str, ...]
     commands: dict[str, str] = field(default_factory=dict)
+    tools: dict[str, ToolChoice] = field(default_factory=dict)  # the `tools` slots: typecheck, lint
 
 
 @dataclass(frozen=True, kw_only=True)

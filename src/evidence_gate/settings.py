@@ -102,6 +102,7 @@ LIST_KEYS = ("reports", "gates-off", "fail-on-tags", "scope")  # an input of one
 LINE_KEYS = ("smoke",)  # an input of one command a line (commas are the commands' own)
 MAP_KEYS = ("logs",)  # an input of one `key: value` a line
 LOG_CHECKS = ("type-check", "lint", "smoke")
+GATES_OFF_BY = "by the configuration (`gates-off`)"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,6 +124,7 @@ class Settings:
     pr_body: bool = True
     job_summary: bool = True
     gates_off: tuple[str, ...] = ()  # gate ids switched off: each is shown as off, never silently absent
+    gates_off_by: str = GATES_OFF_BY  # who switched them off, as each one's headline says it
     fail_on_tags: tuple[str, ...] = ()  # gate-integrity tags (RH-n) that fail the gate, not only ask for review
     strength_command: str | None = None  # one test file's shell command, {file} {dir} {stem}; else the stack's
     strength_timeout_ms: int = 600_000  # per run of one test file
@@ -244,7 +246,8 @@ def resolve(
     else:
         path = repo / (config or CONFIG_FILE) if config is None or not config.is_absolute() else config
         from_file, notes = read_config(path, config is not None, repo), ()
-    given = inputs_from_environment(environ)
+    inputs = inputs_from_environment(environ)
+    given = dict(inputs)
     given.update({key: value for key, value in flags.items() if value not in (None, [], ())})
     merged.update(from_file)
     merged.update(given)
@@ -283,6 +286,7 @@ def resolve(
         pr_body=pr_body,
         job_summary=job_summary,
         gates_off=tuple(dict.fromkeys(merged.get("gates-off", ()))),
+        gates_off_by=_gates_off_by(flags, inputs, config, base),
         fail_on_tags=_tags(merged.get("fail-on-tags", ())),
         strength_command=_strength_command(merged.get("strength-command")),
         strength_timeout_ms=_whole(
@@ -312,6 +316,21 @@ def resolve(
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )
+
+
+def _gates_off_by(
+    flags: Mapping[str, Any], inputs: Mapping[str, Any], config: Path | None, base: BaseConfig | None
+) -> str:
+    """Who switched the gates off: the command line, the workflow's input, or the config file, which
+    in a pull request is the base commit's: the maintainer's choice, which a pull request cannot make."""
+    if flags.get("gates-off") not in (None, [], ()):
+        return "on the command line (`--gates-off`)"
+    if "gates-off" in inputs:
+        return "by the workflow's `gates-off` input"
+    file = PurePosixPath(os.path.normpath(config or CONFIG_FILE).replace(os.sep, "/"))
+    if base is not None and (config is None or not config.is_absolute()):
+        return f"by the maintainer (gates-off in {file} at the base commit)"
+    return f"by the configuration (gates-off in {file})"
 
 
 _TAG = re.compile(r"RH-(1[0-5]|[1-9])")

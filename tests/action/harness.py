@@ -31,6 +31,7 @@ CHECK = "Evidence Gate"
 START = section_markers(CHECK).start
 BODY = "Adds volume discounts.\r\n\r\n## Acceptance criteria\r\n- [ ] ten items get 5% off\r\n"
 CART = "def total(prices):\n    return sum(prices)\n"
+PYPROJECT = "[project]\nname = 'shop'\n\n[tool.mypy]\n\n[tool.ruff]\n"  # the tools checks 1 and 2 take
 TESTS = """\
 import pytest
 
@@ -74,9 +75,7 @@ def server() -> Iterator[FakeGitHub]:
 
 
 def make_repo(repo: Repo, tests: str) -> tuple[str, str]:
-    base = repo.commit(
-        "base", {"pyproject.toml": "[project]\nname = 'shop'\n", "shop/cart.py": CART, ".gitignore": "build/\n"}
-    )
+    base = repo.commit("base", {"pyproject.toml": PYPROJECT, "shop/cart.py": CART, ".gitignore": "build/\n"})
     repo.git("checkout", "--quiet", "-b", "feature")
     head = repo.commit("discounts", {"shop/cart.py": CART + "# discounts\n", "tests/test_cart.py": tests})
     return base, head
@@ -150,6 +149,8 @@ def action_environ(
         "INPUT_FAIL-ON": "stagnation",
         "INPUT_GATES-OFF": TOOLS_OFF,
         **{f"INPUT_{key.upper().replace('_', '-')}": value for key, value in inputs.items()},
+        # The package under test, when the test run names it (a checkout beside an installed copy).
+        **{name: os.environ[name] for name in ("PYTHONPATH",) if name in os.environ},
     }
 
 

@@ -94,7 +94,12 @@ def test_without_its_log_the_type_checker_is_missing_and_blocks(
     run = action(repo, event(tmp_path, base, head), head, gates_off="lint")
     gate = run.ledger.gate("type-check")
     assert gate is not None and gate.verdict is GateVerdict.MISSING
-    assert "give its log through `logs: type-check`" in gate.headline
+    assert gate.headline == (
+        "the action's container does not run the project's tools (mypy: [tool.mypy] in pyproject.toml): give its"
+        " evidence (run it in the runner step, `uses: your-org/evidence-gate/run@<sha>`, or hand in its log with"
+        " `logs: type-check: <file>`), or switch the check off in the base branch's config (`gates-off:"
+        " [type-check]` in .github/evidence-gate.yml)"
+    )
     assert run.ledger.verdict is Verdict.BLOCKED and run.code == 1
     (check_run,) = server.check_runs(head)
     assert check_run.name == CHECK and check_run.conclusion == "failure"
@@ -134,3 +139,51 @@ def test_the_baseline_file_is_read_as_the_base_commit_has_it(
         "exit code 1: 1 warning (baseline 0, +1)",
     )
     assert run.ledger.quality.baseline_source == f"the baseline file docs/baseline.json at the base commit {base[:12]}"
+
+
+def untyped_pull_request(repo: Repo, server: FakeGitHub, config: str | None) -> tuple[str, str]:
+    """A project that configures a linter (ruff) and no type checker, its base commit's config file
+    `config`; the lint step's log says it passed."""
+    files = {"pyproject.toml": "[project]\nname = 'shop'\n\n[tool.ruff]\n", "shop/cart.py": CART}
+    base = repo.commit(
+        "base", files | ({".github/evidence-gate.yml": config} if config else {}) | {".gitignore": "build/\n"}
+    )
+    repo.git("checkout", "--quiet", "-b", "feature")
+    head = repo.commit("discounts", {"shop/cart.py": CART + "# discounts\n", "tests/test_cart.py": TESTS})
+    seed(server, base, head)
+    run_pytest(repo)
+    (repo.path / "build" / "lint").mkdir()
+    (repo.path / "build" / "lint" / "ruff.log").write_text("All checks passed!\nEXIT_CODE=0\n")
+    return base, head
+
+
+def test_a_project_with_no_type_checker_is_missing_with_the_two_ways_out(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = untyped_pull_request(repo, server, None)
+    run = action(repo, event(tmp_path, base, head), head, gates_off="", logs="lint: build/lint/ruff.log")
+    gate = run.ledger.gate("type-check")
+    assert gate is not None and gate.verdict is GateVerdict.MISSING
+    none = "no mypy or pyright is configured: no config file, dev dependency or CI step names one: "
+    assert gate.headline.startswith(none)
+    assert "`uses: your-org/evidence-gate/run@<sha>`" in gate.headline
+    assert "`logs: type-check: <file>`" in gate.headline
+    assert "`gates-off: [type-check]` in .github/evidence-gate.yml" in gate.headline
+    assert "install it" not in gate.headline and "type-check-command" not in gate.headline
+    assert run.ledger.verdict is Verdict.BLOCKED
+
+
+def test_a_type_checker_the_maintainer_switched_off_is_shown_as_their_choice_and_passes(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    base, head = untyped_pull_request(repo, server, "gates-off: [type-check]\n")
+    run = action(repo, event(tmp_path, base, head), head, gates_off="", logs="lint: build/lint/ruff.log")
+    gate = run.ledger.gate("type-check")
+    off = "switched off by the maintainer (gates-off in .github/evidence-gate.yml at the base commit)"
+    assert gate is not None and (gate.verdict, gate.headline) == (GateVerdict.OFF, off)
+    lint = run.ledger.gate("lint")
+    assert lint is not None and lint.verdict is GateVerdict.PASS
+    assert run.ledger.verdict is Verdict.PASS, [(g.id, g.verdict, g.headline) for g in run.ledger.gates]
+    (comment,) = server.comments(PR)
+    assert f"| 1 | Type Checker | no baseline | {off} | OFF |" in comment.body
+    assert "<!-- QG:CHECK:1:NOT_APPLICABLE -->" in comment.body

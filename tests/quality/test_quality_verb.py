@@ -64,7 +64,7 @@ def test_a_clean_change_passes_every_check_with_its_evidence(repo: Repo) -> None
         9: "NOT_APPLICABLE",
     }
     assert "## Quality Gate Report — pre-pr" in result.out
-    assert "| 1. type checker | DETECTED | mypy . (the python stack) |" in result.out
+    assert "| 1. type checker | DETECTED | mypy . (mypy: \\[tool.mypy\\] in pyproject.toml) |" in result.out
     assert "Success: no issues found in" in result.out  # mypy's own output, under the capture protocol
     assert "| 3 | Test Suite | no baseline | 3 executed, 0 failed | PASS |" in result.out
 
@@ -211,7 +211,7 @@ def test_in_a_pull_requests_run_the_configuration_is_the_base_commits(repo: Repo
     }
     code = main(["quality", "--repo", str(repo.path)], out=out, environ=environ)
     assert code == 1
-    assert "| 2. linter | DETECTED | ruff check . (the python stack) |" in out.getvalue()
+    assert "| 2. linter | DETECTED | ruff check . (ruff: \\[tool.ruff\\] in pyproject.toml) |" in out.getvalue()
     assert report_checks(out.getvalue())[2] == "FAIL"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from evidence_gate.model import ToolChoice
 from evidence_gate.quality.record import ToolRow, ToolStatus
 from evidence_gate.quality.toolchain import executable, find_tool, search_path
 
@@ -60,3 +61,59 @@ def test_a_tool_not_on_the_path_is_missing_with_the_fix_and_a_configured_one_is_
     assert (idle.status, idle.reason) == (ToolStatus.NOT_APPLICABLE, "all 2 changed files are documentation (.md)")
     unknown = row(tmp_path, None, None, stack="unknown")
     assert unknown.reason == "the unknown stack names no type checker; set `type-check-command` to the project's"
+
+
+WAY_OUT = "give its evidence (…), or switch the check off (…)"
+
+
+def chosen_row(cwd: Path, choice: ToolChoice, *, runs_here: bool = True) -> ToolRow:
+    return find_tool(
+        check=1,
+        tool="type checker",
+        configured=None,
+        config_key="type-check-command",
+        adapter_command=None,
+        stack="python",
+        cwd=cwd,
+        path=str(cwd / "bin"),
+        justification=None,
+        choice=choice,
+        way_out=WAY_OUT,
+        runs_here=runs_here,
+    )
+
+
+def test_the_tool_the_table_chose_is_found_run_or_missing_with_the_way_out(tmp_path: Path) -> None:
+    mypy = ToolChoice(tool="mypy", command="mypy .", why="mypy: [tool.mypy] in pyproject.toml")
+    missing = chosen_row(tmp_path, mypy)
+    assert (missing.status, missing.command) == (ToolStatus.MISSING, "mypy .")
+    assert missing.reason == (
+        "`mypy` is not in the project's virtualenv or on PATH (mypy: [tool.mypy] in pyproject.toml): " + WAY_OUT
+    )
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "mypy").write_text("#!/bin/sh\n")
+    (tmp_path / "bin" / "mypy").chmod(0o755)
+    found = chosen_row(tmp_path, mypy)
+    assert (found.status, found.reason) == (ToolStatus.DETECTED, "mypy: [tool.mypy] in pyproject.toml")
+    contained = chosen_row(tmp_path, mypy, runs_here=False)
+    assert (contained.status, contained.reason) == (
+        ToolStatus.MISSING,
+        "the action's container does not run the project's tools (mypy: [tool.mypy] in pyproject.toml): " + WAY_OUT,
+    )
+    none = chosen_row(tmp_path, ToolChoice(tool=None, command=None, why="none configured"))
+    assert (none.status, none.command, none.reason) == (ToolStatus.MISSING, None, "none configured: " + WAY_OUT)
+    jvm = find_tool(
+        check=1,
+        tool="type checker",
+        configured=None,
+        config_key="type-check-command",
+        adapter_command=None,
+        stack="jvm",
+        cwd=tmp_path,
+        path="",
+        justification=None,
+        way_out=WAY_OUT,
+    )
+    assert jvm.reason == "the jvm stack names no type checker: set `type-check-command` to the project's and " + WAY_OUT
+    plain = chosen_row(tmp_path, ToolChoice(tool=None, command=None, why="plain JavaScript", applies=False))
+    assert (plain.status, plain.reason) == (ToolStatus.NOT_APPLICABLE, "plain JavaScript")

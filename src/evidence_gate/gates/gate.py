@@ -65,7 +65,7 @@ class Gate(Generic[F]):
                 id=self.id,
                 title=self.title,
                 verdict=GateVerdict.OFF,
-                headline="switched off by the configuration (`gates-off`)",
+                headline=f"switched off {settings.gates_off_by}",
             )
         skipped = stage_skip(self.id, settings.stage)
         if skipped is not None:

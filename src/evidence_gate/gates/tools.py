@@ -167,16 +167,27 @@ class ToolSpec:
     log_key: str  # the `logs` entry: `type-check`
 
 
+def way_out(spec: ToolSpec) -> str:
+    """What a check whose tool gave no evidence says to do, in one line: the two ways out."""
+    return (
+        f"give its evidence (run it in the runner step, `uses: your-org/evidence-gate/run@<sha>`, or hand in its"
+        f" log with `logs: {spec.log_key}: <file>`), or switch the check off in the base branch's config"
+        f" (`gates-off: [{spec.log_key}]` in .github/evidence-gate.yml)"
+    )
+
+
 def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: Settings, effects: Effects) -> ToolData:
     """The check's tool found, then run here or read from the log a step wrote."""
     match = facts.detection.primary
-    adapter_command = match.commands.get(spec.command) if match.adapter_id == facts.adapter.id else None
+    ours = match.adapter_id == facts.adapter.id
+    adapter_command = match.commands.get(spec.command) if ours else None
+    choice = match.tools.get(spec.command) if ours else None
     root = effects.top / match.root
     path = effects.tools_path
     log = settings.logs.get(spec.log_key)
     justification = unchanged_sources(facts.change)
     changed = changed_lines(facts.change, effects.top, match.root)  # to tell the base's diagnostics from new ones
-    if log and justification is None:  # a step ran the tool: its command is the configured or the stack's
+    if log and justification is None:  # a step ran the tool: its command is the configured or the chosen one
         found = ToolRow(
             check=spec.check, tool=spec.tool, status=ToolStatus.DETECTED, command=configured or adapter_command
         )
@@ -191,14 +202,14 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
         cwd=root,
         path=path,
         justification=justification,
+        choice=choice,
+        way_out=way_out(spec),
+        runs_here=effects.runs_tests,
     )
     if row.status is not ToolStatus.DETECTED:
         return ToolData(row=row, runs=())
     if not effects.runs_tests:
-        missing = (
-            "the action's container does not run the project's tools: run"
-            f" `{row.command}` in a step and give its log through `logs: {spec.log_key}`"
-        )
+        missing = f"the action's container does not run the project's tools: {way_out(spec)}"
         return ToolData(row=_missing(row, missing), runs=())
     command = row.command or ""  # a DETECTED row names its command
     return ToolData(row=row, runs=(run_tool(command, root, path, settings, effects, changed),))

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evidence_gate.model import Change, FileKind
+from evidence_gate.model import Change, FileKind, ToolChoice
 from evidence_gate.quality.record import ToolRow, ToolStatus
 
 VENV_DIRS = (".venv", "venv")
@@ -78,31 +78,44 @@ def find_tool(
     cwd: Path,
     path: str,
     justification: str | None,
+    choice: ToolChoice | None = None,
+    way_out: str | None = None,
+    runs_here: bool = True,
 ) -> ToolRow:
-    """The Toolchain row of one check. `justification` (no source changed) makes it NOT_APPLICABLE."""
+    """The Toolchain row of one check. `justification` (no source changed) makes it NOT_APPLICABLE;
+    `choice` is the adapter table's tool for the project (stacks/tools.py), in place of
+    `adapter_command`; `way_out` is what a MISSING row says to do (else: install it); without
+    `runs_here` (the action's container) the tool is never looked for: it is MISSING."""
     if justification is not None:
         return ToolRow(check=check, tool=tool, status=ToolStatus.NOT_APPLICABLE, reason=justification)
     if configured:
         return ToolRow(check=check, tool=tool, status=ToolStatus.DETECTED, command=configured, reason=config_key)
-    if adapter_command is None:
-        return ToolRow(
-            check=check,
-            tool=tool,
-            status=ToolStatus.MISSING,
-            reason=f"the {stack} stack names no {tool}; set `{config_key}` to the project's",
-        )
-    program = executable(adapter_command)
-    if program is None or not _present(program, cwd, path):
-        return ToolRow(
-            check=check,
-            tool=tool,
-            status=ToolStatus.MISSING,
-            command=adapter_command,
-            reason=f"`{program}` is not in the project's virtualenv or on PATH; install it or set `{config_key}`",
-        )
-    return ToolRow(
-        check=check, tool=tool, status=ToolStatus.DETECTED, command=adapter_command, reason=f"the {stack} stack"
-    )
+    if choice is not None and not choice.applies:
+        return ToolRow(check=check, tool=tool, status=ToolStatus.NOT_APPLICABLE, reason=choice.why)
+    command = adapter_command if choice is None else choice.command
+    if command is None:
+        reason = f"the {stack} stack names no {tool}; set `{config_key}` to the project's"
+        if choice is not None:
+            reason = _out(choice.why, way_out)
+        elif way_out is not None:
+            reason = f"the {stack} stack names no {tool}: set `{config_key}` to the project's and {way_out}"
+        return ToolRow(check=check, tool=tool, status=ToolStatus.MISSING, reason=reason)
+    chosen = f"the {stack} stack" if choice is None else choice.why
+    program = executable(command)
+    if not runs_here:
+        reason = f"the action's container does not run the project's tools ({chosen})"
+    elif program is None or not _present(program, cwd, path):
+        reason = f"`{program}` is not in the project's virtualenv or on PATH"
+        reason = f"{reason} ({chosen})" if choice is not None else reason
+        if way_out is None:
+            reason = f"{reason}; install it or set `{config_key}`"
+    else:
+        return ToolRow(check=check, tool=tool, status=ToolStatus.DETECTED, command=command, reason=chosen)
+    return ToolRow(check=check, tool=tool, status=ToolStatus.MISSING, command=command, reason=_out(reason, way_out))
+
+
+def _out(reason: str, way_out: str | None) -> str:
+    return reason if way_out is None else f"{reason}: {way_out}"
 
 
 def _present(program: str, cwd: Path, path: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, Ledger
+from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, GateVerdict, Ledger
 from evidence_gate.quality.checks import CHECKS, MARKER_WORDS, Check, first_error
 from evidence_gate.quality.record import Baseline, QualityRecord, tool_figures
 from evidence_gate.render.escaping import _Untrusted
@@ -32,6 +32,7 @@ class CheckView:
     number: int
     title: str
     marker: str  # PASS FAIL INFO NOT_APPLICABLE MISSING UNVERIFIABLE
+    shown: str  # the Results table's verdict: the marker word, or OFF for a check switched off
     baseline: _Untrusted  # the Results table's baseline column
     current: _Untrusted
     gate: object  # the gate's GateView (context.py); None when the gate is not in the ledger
@@ -118,6 +119,7 @@ def _check(
             number=check.number,
             title=check.title,
             marker="NOT_APPLICABLE",
+            shown="NOT_APPLICABLE",
             baseline=clip(NONE),
             current=clip(NONE),
             gate=None,
@@ -129,6 +131,7 @@ def _check(
         number=check.number,
         title=check.title,
         marker=MARKER_WORDS[gate.verdict],
+        shown="OFF" if gate.verdict is GateVerdict.OFF else MARKER_WORDS[gate.verdict],
         baseline=clip(_baseline_cell(check.number, record.baseline)),
         current=clip(_current_cell(check.number, gate, ledger)),
         gate=view,
@@ -158,7 +161,9 @@ def _baseline_cell(number: int, baseline: Baseline | None) -> str:
 
 def _current_cell(number: int, gate: GateResult, ledger: Ledger) -> str:
     """What the check measured: its payload's `current` (a tool's count and exit code, the coverage
-    percent), or for check 3 the counts."""
+    percent), or for check 3 the counts; for a check switched off, who switched it off."""
+    if gate.verdict is GateVerdict.OFF:
+        return gate.headline
     current = getattr(gate.data, "current", None)
     if isinstance(current, str):
         return current

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from evidence_gate.errors import UsageError
-from evidence_gate.model import Detection, StackMatch
+from evidence_gate.model import Detection, StackMatch, ToolChoice
 from evidence_gate.stacks.commands import (
     LOCKFILES,
     PACKAGE_MANAGERS,
@@ -19,6 +19,7 @@ from evidence_gate.stacks.commands import (
 )
 from evidence_gate.stacks.rules import evaluate, evaluate_any
 from evidence_gate.stacks.table import Adapter, AdapterTable, Command
+from evidence_gate.stacks.tools import choose
 from evidence_gate.stacks.tree import DirectoryView, Warnings, list_directory, open_root, walk
 
 _PACKAGE_MANAGER_FIELD = re.compile(r"^(?P<name>[a-z]+)@")
@@ -64,7 +65,7 @@ def detect(path: Path, table: AdapterTable) -> Detection:
 
     matches = sorted(
         (
-            _match(adapter, view, tuple(folded[key]), _ancestors(view.rel, views))
+            _match(adapter, view, tuple(folded[key]), _ancestors(view.rel, views), table.prune_dirs)
             for key, (adapter, view) in roots.items()
         ),
         key=lambda match: (match.depth, match.order, match.root, match.adapter_id),
@@ -103,17 +104,24 @@ def command_for(
         if view is None:
             raise UsageError(f"{rel}: cannot list this directory")
         chain.append(view)
-    commands = _resolve(adapter, chain[-1], chain[:-1])
+    manager = _package_manager(chain[-1], chain[:-1])
+    commands = _resolve(adapter, chain[-1], chain[:-1], _tools(adapter, chain[-1], manager, table.prune_dirs))
     if name not in commands:
         available = ", ".join(sorted(commands)) or "none"
         raise UsageError(f"stack {adapter_id!r} has no {name!r} command here (available: {available})")
-    return _render(commands[name], _package_manager(chain[-1], chain[:-1]), slots or {})
+    return _render(commands[name], manager, slots or {})
 
 
 def _match(
-    adapter: Adapter, view: DirectoryView, evidence: tuple[str, ...], ancestors: list[DirectoryView]
+    adapter: Adapter,
+    view: DirectoryView,
+    evidence: tuple[str, ...],
+    ancestors: list[DirectoryView],
+    prune: frozenset[str],
 ) -> StackMatch:
     manager = _package_manager(view, ancestors)
+    tools = _tools(adapter, view, manager, prune)
+    commands = _resolve(adapter, view, ancestors, tools)
     return StackMatch(
         adapter_id=adapter.id,
         stack_class=adapter.stack_class,
@@ -122,14 +130,33 @@ def _match(
         depth=view.depth,
         order=adapter.order,
         evidence=tuple(dict.fromkeys(evidence)),
-        commands={name: _describe(command, manager) for name, command in _resolve(adapter, view, ancestors).items()},
+        commands={name: _describe(command, manager) for name, command in commands.items()},
+        tools={name: choice for name, (choice, _) in tools.items()},
     )
 
 
-def _resolve(adapter: Adapter, view: DirectoryView, ancestors: list[DirectoryView]) -> dict[str, Command]:
-    """The adapter's commands with the first matching variant applied; a package-script command
-    whose script the package.json does not define is left out (there is nothing to run)."""
+def _tools(
+    adapter: Adapter, view: DirectoryView, manager: str, prune: frozenset[str]
+) -> dict[str, tuple[ToolChoice, Command | None]]:
+    """Each `tools` slot's choice for the project at `view`, with the command it chose."""
+    chosen: dict[str, tuple[ToolChoice, Command | None]] = {}
+    for name, slot in adapter.tools.items():
+        choice, candidate = choose(slot, view, prune, lambda command: _describe(command, manager))
+        chosen[name] = (choice, None if candidate is None else candidate.command)
+    return chosen
+
+
+def _resolve(
+    adapter: Adapter,
+    view: DirectoryView,
+    ancestors: list[DirectoryView],
+    tools: Mapping[str, tuple[ToolChoice, Command | None]],
+) -> dict[str, Command]:
+    """The adapter's commands with the first matching variant applied and the tools chosen; a
+    package-script command whose script the package.json does not define is left out (there is
+    nothing to run)."""
     commands = dict(adapter.commands)
+    commands.update({name: command for name, (_, command) in tools.items() if command is not None})
     for variant in adapter.variants:
         if evaluate(variant.when, view) is not None:
             commands.update(variant.commands)

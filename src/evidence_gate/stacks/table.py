@@ -23,6 +23,7 @@ import yaml
 from evidence_gate.errors import ConfigError, UsageError
 from evidence_gate.stacks.commands import CommandTemplate, ScriptCommand, parse_template
 from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, JsonKeys, JsonValue, NotRule, Rule
+from evidence_gate.stacks.tools import EVIDENCE_KINDS, Candidate, Evidence, Exemption, ToolSlot
 
 Command = CommandTemplate | ScriptCommand
 COMMAND_NAMES = ("build", "test", "test_file", "test_module", "lint", "typecheck")
@@ -69,6 +70,7 @@ class Adapter:
     supersedes: tuple[str, ...]
     detect: tuple[Rule, ...]
     commands: Mapping[str, Command]
+    tools: Mapping[str, ToolSlot]  # the commands chosen from the project's files: typecheck, lint
     variants: tuple[Variant, ...]
     markers: Markers
     parsers: tuple[str, ...]
@@ -216,6 +218,48 @@ class _Compiler:
                 )
         return compiled
 
+    def tools(self, raw: dict[str, Any], commands: Mapping[str, Command]) -> dict[str, ToolSlot]:
+        slots: dict[str, ToolSlot] = {}
+        for name, slot in raw.items():
+            field = f"tools.{name}"
+            if name in commands:
+                raise ConfigError(f"{self.prefix}: {field}: commands.{name} is given too; the tools choose it")
+            candidates = tuple(
+                self.candidate(entry, f"{field}.candidates[{i}]") for i, entry in enumerate(slot["candidates"])
+            )
+            default = slot.get("default")
+            if default is not None and default not in {candidate.tool for candidate in candidates}:
+                raise ConfigError(f"{self.prefix}: {field}.default: no candidate {default!r}")
+            exempt = slot.get("not_applicable")
+            slots[name] = ToolSlot(
+                candidates=candidates,
+                default=default,
+                not_applicable=(
+                    Exemption(
+                        says=exempt["says"],
+                        when=self.rule(exempt["when"], f"{field}.not_applicable.when") if "when" in exempt else None,
+                        without_sources=tuple(exempt.get("without_sources", ())),
+                    )
+                    if exempt
+                    else None
+                ),
+                none=slot.get("none"),
+            )
+        return slots
+
+    def candidate(self, raw: dict[str, Any], field: str) -> Candidate:
+        return Candidate(
+            tool=raw["tool"],
+            command=self.commands({"command": raw["command"]}, field)["command"],
+            evidence={
+                kind: tuple(
+                    Evidence(says=entry["says"], when=self.rule(entry["when"], f"{field}.{kind}[{i}].when"))
+                    for i, entry in enumerate(raw.get(kind, ()))
+                )
+                for kind in EVIDENCE_KINDS
+            },
+        )
+
 
 def _compile(document: dict[str, Any], source: str) -> AdapterTable:
     common = document["common"]
@@ -246,6 +290,13 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
     c = _Compiler(source, f"adapter {raw['id']!r}")
     markers = raw["markers"]
     truth = raw.get("truth_sources")
+    commands = c.commands(raw["commands"], "commands")
+    for index, variant in enumerate(raw.get("variants", ())):
+        chosen = sorted(set(variant["commands"]) & set(raw.get("tools", {})))
+        if chosen:
+            raise ConfigError(
+                f"{source}: adapter {raw['id']!r}: variants[{index}].commands.{chosen[0]}: the tools choose it"
+            )
     return Adapter(
         id=raw["id"],
         title=raw["title"],
@@ -254,7 +305,8 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
         order=raw["order"],
         supersedes=tuple(raw.get("supersedes", ())),
         detect=tuple(c.rule(rule, f"detect[{index}]") for index, rule in enumerate(raw["detect"])),
-        commands=c.commands(raw["commands"], "commands"),
+        commands=commands,
+        tools=c.tools(raw.get("tools", {}), commands),
         variants=tuple(
             Variant(
                 when=c.rule(variant["when"], f"variants[{index}].when"),

@@ -36,6 +36,7 @@ def detection_document(detection: Detection) -> dict[str, Any]:
         "language": primary.language,
         "root": primary.root,
         "commands": primary.commands,
+        "tools": {name: choice.why for name, choice in primary.tools.items()},  # which evidence chose each
         "matches": [
             {
                 "id": match.adapter_id,
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
             out.write(f"  {match.adapter_id:<13} {match.root:<24} {', '.join(match.evidence)}\n")
         for name, command in primary.commands.items():
             out.write(f"  {name}: {command}\n")
+        for name, choice in primary.tools.items():
+            out.write(f"  {name} chosen by: {line_safe(choice.why)}\n")
     for warning in detection.warnings:
         print(f"evidence-gate: warning: {line_safe(warning)}", file=sys.stderr)
     return EXIT_INCOMPLETE if detection.warnings else EXIT_OK
