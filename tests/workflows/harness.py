@@ -139,7 +139,14 @@ class WorkflowRun:
 
     @property
     def head(self) -> str:
-        return str(self.event["pull_request"]["head"]["sha"])
+        """The commit the run is about: the pull request's head, or the commit a push made."""
+        if "pull_request" in self.event:
+            return str(self.event["pull_request"]["head"]["sha"])
+        return str(self.event["after"])
+
+    @property
+    def event_name(self) -> str:
+        return "pull_request" if "pull_request" in self.event else "push"
 
     def context(self, **more: Any) -> dict[str, Any]:
         return {
@@ -149,7 +156,7 @@ class WorkflowRun:
                 "token": DEFAULT_TOKEN,
                 "workspace": str(self.workspace),
                 "repository": REPO,
-                "event_name": "pull_request",
+                "event_name": self.event_name,
             },
             "runner": {"temp": str(self.temp), "os": "Linux"},
             "steps": {name: {"outputs": values} for name, values in self.outputs.items()},
@@ -172,7 +179,7 @@ class WorkflowRun:
             "CI": "true",
             "GITHUB_ACTIONS": "true",
             "GITHUB_REPOSITORY": REPO,
-            "GITHUB_EVENT_NAME": "pull_request",
+            "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(self.event_path),
             "GITHUB_SHA": self.head,
             "GITHUB_WORKSPACE": str(self.workspace),
@@ -222,7 +229,7 @@ class WorkflowRun:
             self.outputs[str(step["id"])] = outputs
 
     def _checkout(self, inputs: Mapping[str, str]) -> None:
-        assert inputs.get("ref") == self.head, "the checkout is not of the pull request's head"
+        assert inputs.get("ref") == self.head, "the checkout is not of the commit the run is about"
         assert inputs.get("fetch-depth") == "0", "the base commit is not fetched"
         if inputs.get("persist-credentials", "true") != "false":
             subprocess.run(
@@ -305,7 +312,7 @@ class WorkflowRun:
             "CI": "true",
             "GITHUB_ACTIONS": "true",
             "GITHUB_REPOSITORY": REPO,
-            "GITHUB_EVENT_NAME": "pull_request",
+            "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(self.event_path),
             "GITHUB_SHA": self.head,
             "GITHUB_WORKSPACE": str(self.workspace),
@@ -330,6 +337,10 @@ class WorkflowRun:
 
     def step(self, name: str) -> StepRun:
         return next(run for run in self.steps if run.name == name)
+
+
+def push_event(before: str, after: str) -> dict[str, Any]:
+    return {"ref": "refs/heads/main", "before": before, "after": after, "repository": {"full_name": REPO}}
 
 
 def pull_request_event(base: str, head: str, body: str) -> dict[str, Any]:

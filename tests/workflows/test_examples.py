@@ -33,7 +33,7 @@ from tests.github_fake import FakeGitHub
 from tests.github_fake.fixture import check_no_violations, start_github_server
 
 from ..conftest import Repo
-from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event
+from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event, push_event
 from .projects import NODE_PACKAGE, PROJECTS, Project, frozen_record, node
 
 BODY = "Fixes the cart's total.\r\n"
@@ -176,6 +176,11 @@ def test_a_skip_added_is_flagged(
     assert "RH-1" in _published(server, head)
 
 
+def _probe_environment(tmp_path: Path) -> dict[str, str]:
+    """Where the probe writes what it found, and the process whose descendants are this run's."""
+    return {"EVIDENCE_GATE_PROBE_LOG": str(tmp_path / "probe.log"), "EVIDENCE_GATE_PROBE_ROOT": str(os.getpid())}
+
+
 def _published(server: FakeGitHub, head: str) -> str:
     (check_run,) = server.check_runs(head)
     comments = [comment.body for comment in server.comments(PR)]
@@ -217,3 +222,32 @@ def _running(pid: str) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_a_push_to_the_default_branch_leaves_the_baseline_the_next_pull_request_compares_with(
+    repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path, request: pytest.FixtureRequest
+) -> None:
+    project = project_for("python", request)
+    base = repo.commit("base", project.base)
+    pushed = WorkflowRun(
+        workflow=EXAMPLES / "python.yml",
+        workspace=repo.path,
+        home=tmp_path / "push",
+        server=server,
+        event=push_event("0" * 40, base),
+        extra_env=_probe_environment(tmp_path),
+        cli_environment=runner_cli,
+    )
+    try:
+        pushed.run_job()
+    finally:
+        _end_daemons(tmp_path / "probe.log")
+    assert pushed.steps[-1].code == 0, pushed.steps[-1].output
+    (base_run,) = server.check_runs(base)
+    assert base_run.conclusion == "success"
+    repo.git("checkout", "--quiet", "-b", "fix")
+    head = repo.commit("fix the total", project.fix)
+    run = run_workflow(project, repo, server, tmp_path / "pull", runner_cli, base, head)
+    published = read_ledger(Path(run.steps[-1].outputs["ledger"]))  # the container's, not the runner's
+    assert published.baseline == f"base {base[:12]}"
+    assert published.verdict is Verdict.PASS
