@@ -61,7 +61,7 @@ def check_page(root: HtmlElement) -> None:
         ("Type Checker", TOOL_VERDICT),
         ("Linter", TOOL_VERDICT),
         ("Test Suite", "FAIL"),
-        ("Coverage", "FAIL"),
+        ("Coverage", "PASS"),
         ("Scope", "PASS"),  # the body's Scope: list holds every changed file
         ("Plan Compliance", "FAIL"),
         ("Ignore-Comment Audit", "NOT_APPLICABLE"),
@@ -110,8 +110,11 @@ def check_page(root: HtmlElement) -> None:
         [f"[SHOP-1#1] {CRITERIA[0]}", "✅ green", "1 test passed"],
         [f"[SHOP-1#2] {CRITERIA[1]}", "⚠️ missing", "no test names it"],
     ] in tables
-    # Coverage weighs each changed line by its tests' strength: none is red, and one method runs in no test.
-    assert "Coverage: 0% value-weighted (85.71% including 6 weakly covered paths), 1 gaps." in text(evidence)
+    # Coverage weighs each changed line by its tests' strength: every line that ran, ran under the
+    # discount tests, which strength could not judge (one fails at the head), so it is any test's
+    # coverage, and said why; one method runs in no test.
+    assert "Coverage: 85.71% (85.71% including 0 weakly covered paths), 1 gaps." in text(evidence)
+    assert "strength did not judge the tests that run these lines (tests/test_discount.py: not-run" in text(evidence)
     assert "shop/cart.py line 18" in text(evidence)  # `del self.items[name]`: a proposed test
     edits = [[text(cell) for cell in row.xpath("./td")] for row in details[3].xpath(".//tbody/tr")]
     assert edits == [["H1", "RH-1 test-skipped", "tests/test_discount.py @@ -0,0 +1,28 @@"]]  # a skipped test added

@@ -116,16 +116,36 @@ def test_contexts_weigh_each_line_by_the_strength_of_the_tests_that_ran_it(
 ) -> None:
     repo, base = python_repo
     strength = repo.path.parent / "strength.json"
-    # test_other.py is the changed test; strength found it still-green (it passes without the change).
+    report = ("--report", repo.path / "coverage.json", "--strength", strength)
+    # test_other.py is the changed test, still-green; the lines ran under test_cart.py, which is not
+    # a changed test, so strength never judged it: those lines are not weak, and count as run by a test.
     strength.write_text(json.dumps({"tests": [{"path": "tests/test_other.py", "verdict": "still-green"}]}))
-    code, ours = coverage_json(cli, repo, base, "--report", repo.path / "coverage.json", "--strength", strength)
-    assert ours["coverage_pct"] == 66.66
-    assert ours["coverage_pct_value"] == 0.0  # no line ran under a red test
-    assert ours["gate_number"] == 0.0
-    assert code == 1
-    assert ours["gate"]["message"].startswith("Value-weighted coverage is critically low (0%; 66.66% including")
-    weak_tests = {test for gap in ours["weak_gaps"] for test in gap["tests"]}
-    assert weak_tests == {"tests/test_cart.py (not judged by strength)"}  # the lines test_small ran
+    code, ours = coverage_json(cli, repo, base, *report)
+    assert (code, ours["coverage_pct"], ours["coverage_pct_value"], ours["gate_number"]) == (0, 66.66, None, 66.66)
+    assert ours["weak_gaps"] == []
+    assert ours["gate"]["message"].startswith("Coverage is 66.66% (66.66% including 0 weakly covered paths).")
+    said = cli("coverage", "--repo", repo.path, "--base", base, *report).out
+    assert (
+        "value-weighted coverage unavailable: strength did not judge the tests that run these lines "
+        "(tests/test_cart.py: not judged by strength in this run); the gate used coverage of any test"
+    ) in said
+    # Judged still-green, the same test makes its lines weak, named with its verdict.
+    strength.write_text(json.dumps({"tests": [{"path": "tests/test_cart.py", "verdict": "still-green"}]}))
+    code, ours = coverage_json(cli, repo, base, *report)
+    assert (code, ours["coverage_pct_value"], ours["gate_number"]) == (1, 0.0, 0.0)  # no line ran under a red test
+    assert ours["gate"]["message"].startswith("Value-weighted coverage is critically low (0%; 66.66% including 2")
+    assert [(gap["start"], gap["end"], gap["tests"]) for gap in ours["weak_gaps"]] == [
+        (2, 3, ["tests/test_cart.py (still-green)"]),
+        (5, 8, ["tests/test_cart.py (still-green)"]),  # 6-7 are blank; 8 ran on import, for test_cart.py
+    ]
+    # Not run by strength, with its reason: any test's coverage, and the reason said.
+    reason = "does not load at the head (exit code 2): ModuleNotFoundError: No module named 'shop'"
+    strength.write_text(json.dumps({"tests": [{"path": "tests/test_cart.py", "verdict": "not-run", "reason": reason}]}))
+    code, ours = coverage_json(cli, repo, base, *report)
+    assert (code, ours["coverage_pct_value"], ours["gate_number"], ours["weak_gaps"]) == (0, None, 66.66, [])
+    assert "critically low" not in ours["gate"]["message"]
+    said = cli("coverage", "--repo", repo.path, "--base", base, *report).out
+    assert f"(tests/test_cart.py: not-run: {reason}); the gate used coverage of any test" in said
     strength.write_text(json.dumps({"tests": [{"path": "tests/test_cart.py", "verdict": "red"}]}))
     code, ours = coverage_json(cli, repo, base, "--report", repo.path / "coverage.json", "--strength", strength)
     assert (code, ours["coverage_pct_value"], ours["weak_gaps"]) == (0, 66.66, [])  # above the minimum

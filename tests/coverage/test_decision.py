@@ -129,3 +129,48 @@ def test_a_value_weighted_number_above_coverage_of_any_test_is_clamped_and_said(
     decision = decide(claimed, DEFAULT, frozenset())
     assert (decision.number, decision.value_weighted) == (Decimal(70), True)
     assert decision.notes == ("value-weighted coverage (90%) is above coverage of any test; clamped to 70%",)
+
+
+def test_weak_is_only_still_green_and_lines_strength_did_not_judge_count_as_any_tests_with_the_reason() -> None:
+    """Line 1 runs under a red test, 2 under a still-green one, 3 under a still-green and a not-run
+    one, 4 under a test strength never ran (not a changed test), 5 under an unjudged one; 6 never runs."""
+    by_line = {1: "red", 2: "green", 3: "green broken", 4: "old", 5: "new"}
+    report = Lines(
+        measured=frozenset(range(1, 7)),
+        covered=frozenset(by_line),
+        contexts={
+            line: frozenset(f"tests/test_{name}.py::t" for name in names.split()) for line, names in by_line.items()
+        },
+    )
+    attribution = Attribution(
+        verdicts={
+            "tests/test_red.py": "red",
+            "tests/test_green.py": "still-green",
+            "tests/test_broken.py": "not-run",
+            "tests/test_new.py": "unjudged",
+        },
+        unavailable=None,
+        paired={},
+        test_of_context=lambda context: context.split("::")[0],
+        reasons={"tests/test_broken.py": "fails at the head (1 failed)", "tests/test_new.py": "does not load"},
+    )
+    result = measure({"app.py": tuple(range(1, 7))}, {"app.py": report}, attribution)
+    assert [(p.start, p.end, p.state, p.tests) for p in result.paths] == [
+        (1, 1, PathState.STRONG, ()),
+        (2, 2, PathState.WEAK, ("tests/test_green.py (still-green)",)),
+        (3, 5, PathState.COVERED, ()),
+        (6, 6, PathState.UNCOVERED, ()),
+    ]
+    # Red, and the three lines whose tests strength did not judge, of six.
+    assert (result.strong, result.unknown, result.value_pct) == (1, 3, Decimal(4) * 100 / 6)
+    decision = decide(result, DEFAULT, frozenset())
+    assert (decision.outcome, shown(decision.number or Decimal(0)), decision.value_weighted) == (
+        Outcome.BELOW_TARGET,
+        "66.66",
+        True,
+    )
+    assert decision.notes == (
+        "value-weighted coverage unavailable for 3 of 6 changed lines: strength did not judge the tests that run "
+        "these lines (tests/test_broken.py: not-run: fails at the head (1 failed); tests/test_old.py: not judged "
+        "by strength in this run; tests/test_new.py: unjudged: does not load); they count as coverage of any test",
+    )

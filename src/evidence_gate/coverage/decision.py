@@ -2,8 +2,10 @@
 
 The number judged, first matching row: no percentage (no changed production line, a test-only diff,
 no report, nothing executable) → skipped; value weighting switched off → coverage by any test;
-value-weighted coverage unavailable → coverage by any test, and said why; value-weighted above
-coverage by any test → clamped to it, and said; else value-weighted. Percentages are exact
+value-weighted coverage unavailable (strength judged no test, or none of those that ran the changed
+lines) → coverage by any test, and said why; value-weighted above coverage by any test → clamped to
+it, and said; else value-weighted, where lines whose tests strength did not judge count as coverage
+of any test, and said why. Percentages are exact
 (Decimal) and shown rounded down, so a number never overstates: 79.99 is not "80%".
 """
 
@@ -118,4 +120,10 @@ def _number(measures: Measures, coverage: Decimal, thresholds: Thresholds) -> tu
         value = shown(measures.value_pct)
         note = f"value-weighted coverage ({value}%) is above coverage of any test; clamped to {shown(coverage)}%"
         return coverage, True, (note,)
+    if measures.unknown and measures.unknown_why:
+        note = (
+            f"value-weighted coverage unavailable for {measures.unknown} of {measures.total} changed lines: "
+            f"{measures.unknown_why}; they count as coverage of any test"
+        )
+        return measures.value_pct, True, (note,)
     return measures.value_pct, True, ()

@@ -1,6 +1,5 @@
 """The measures of the change's coverage, from values only: which changed lines are executable,
-which ran, and which ran under a test that strength found able to fail (`red`, or `unjudged`: it
-calls what the change adds).
+which ran, and which ran under a test that strength found `red` (it fails without the change).
 
 A changed line is one the diff model adds to a production file (never a context line); it is
 executable when a report measures it. Each executed changed line is attributed to tests:
@@ -12,31 +11,34 @@ executable when a report measures it. Each executed changed line is attributed t
 - otherwise by name: the test files the adapter's naming rules pair with the production file
   (`test_cart.py`, `cart_test.go`, `cart.test.js`, `CartTest.java` for `cart`/`Cart`).
 
-A line is strongly covered when one of its tests is red or unjudged, weakly covered when it ran
-under still-green tests, tests that could not be run or tests strength did not judge, and a gap when
-nothing ran it; without any strength verdict, a line that ran is covered, its tests' strength unknown. Where a line
-can be attributed to no test at all, value weighting is unavailable, with the file named: a share
-of lines whose tests are unknown would be a guess. Percentages are exact fractions (Decimal).
+A line is strongly covered when one of its tests is red; weakly covered only when every test that
+ran it is one strength judged still-green; a gap when nothing ran it. Any other line that ran is
+covered, its tests' strength unknown: strength did not judge them (not-run, unjudged, a test that
+is not among the changed ones), judged nothing at all, or no test can be named for the line. Such a
+line is never called weak: it counts as coverage of any test, and why is said. When every line that
+ran is of that kind, value weighting is unavailable. Percentages are exact fractions (Decimal).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
 from evidence_gate.coverage.model import Lines
 from evidence_gate.model import Change, FileKind, FileStatus
 
-STRONG_VERDICTS = frozenset({"red", "unjudged"})
+RED = "red"
+STILL_GREEN = "still-green"
+MAX_REASONS = 3  # the tests named in why some lines are not weighed; the rest are counted
 
 
 class PathState(StrEnum):
     STRONG = "strong"  # run by a test that fails without the change
-    WEAK = "weak"  # run only by tests that pass without it, could not be run, or were not judged
-    COVERED = "covered"  # run by tests, whose strength is unknown: strength judged nothing
+    WEAK = "weak"  # run only by tests strength judged still-green
+    COVERED = "covered"  # run by tests whose strength is unknown: strength did not judge them
     UNCOVERED = "uncovered"
 
 
@@ -65,17 +67,20 @@ class Attribution:
     unavailable: str | None  # why there are no verdicts
     paired: Mapping[str, tuple[str, ...]]  # production file -> the test files named after it
     test_of_context: Callable[[str], str | None]  # a coverage context -> its test file
+    reasons: Mapping[str, str] = field(default_factory=dict)  # test file -> why strength gave its verdict
 
 
 @dataclass(frozen=True, kw_only=True)
 class Measures:
     changed_lines: dict[str, tuple[int, ...]]  # executable changed lines, per file
     covered_lines: dict[str, tuple[int, ...]]
-    strong: int  # executable changed lines run by a red or unjudged test
+    strong: int  # executable changed lines run by a red test
     coverage_pct: Decimal | None  # None: no executable changed line
-    value_pct: Decimal | None
+    value_pct: Decimal | None  # strong lines, and those whose tests strength did not judge, over all
     value_unavailable: str | None  # why value_pct is None while coverage_pct is not
     paths: tuple[CodePath, ...]
+    unknown: int = 0  # executable changed lines run by tests strength did not judge: counted as any test's
+    unknown_why: str | None = None  # why those lines' tests have no strength verdict
 
     @property
     def total(self) -> int:
@@ -116,8 +121,8 @@ def measure(
     executable: dict[str, tuple[int, ...]] = {}
     covered: dict[str, tuple[int, ...]] = {}
     states: list[_LineState] = []
-    unattributed: str | None = None
-    strong = 0
+    unjudged: dict[str, str] = {}  # a test strength did not judge -> its verdict and reason
+    unnamed: dict[str, str] = {}  # a file with an executed line no test can be named for -> why
     for path, lines in changed.items():
         report = coverage.get(path)
         if report is None:
@@ -137,24 +142,26 @@ def measure(
                 states.append(_LineState(path, line, PathState.UNCOVERED, (), joins))
                 continue
             tests = _tests_of(path, line, report, attribution)
-            if not tests and unattributed is None:
-                unattributed = (
-                    f"no test can be named for {path}: the reports record no per-test contexts "
-                    "(coverage.py's --cov-context=test) and no test file is named after it"
-                )
-            verdicts = attribution.verdicts
-            if verdicts is None:
-                states.append(_LineState(path, line, PathState.COVERED, (), joins))
-            elif any(verdicts.get(test) in STRONG_VERDICTS for test in tests):
-                strong += 1
-                states.append(_LineState(path, line, PathState.STRONG, (), joins))
-            else:
-                named = tuple(f"{test} ({verdicts.get(test, 'not judged by strength')})" for test in sorted(tests))
-                states.append(_LineState(path, line, PathState.WEAK, named, joins))
+            if not tests:
+                unnamed.setdefault(path, _UNNAMED if report.contexts is None else _UNNAMED_CONTEXTS)
+            state, named = _state(tests, attribution.verdicts)
+            if state is PathState.COVERED and attribution.verdicts is not None:
+                for test in sorted(tests):  # a still-green one among them is judged: not the reason
+                    if attribution.verdicts.get(test) != STILL_GREEN:
+                        unjudged.setdefault(test, _unjudged(test, attribution))
+            states.append(_LineState(path, line, state, named, joins))
     total = sum(len(lines) for lines in executable.values())
     coverage_pct = percent(sum(len(lines) for lines in covered.values()), total) if total else None
-    why = attribution.unavailable if attribution.verdicts is None else unattributed
-    value_pct = None if coverage_pct is None or why else percent(strong, total)
+    strong = sum(1 for item in states if item.state is PathState.STRONG)
+    unknown = sum(1 for item in states if item.state is PathState.COVERED)
+    weighed = strong + sum(1 for item in states if item.state is PathState.WEAK)
+    unknown_why = _why(unjudged, unnamed) if unknown and attribution.verdicts is not None else None
+    nothing_weighed = unknown > 0 and weighed == 0  # every line that ran has tests strength did not judge
+    if attribution.verdicts is None:
+        why: str | None = attribution.unavailable or "no strength verdicts"
+    else:
+        why = unknown_why if nothing_weighed else None
+    value_pct = None if coverage_pct is None or why else percent(strong + unknown, total)
     return Measures(
         changed_lines=executable,
         covered_lines=covered,
@@ -163,7 +170,49 @@ def measure(
         value_pct=value_pct,
         value_unavailable=why if coverage_pct is not None else None,
         paths=_paths(states),
+        unknown=unknown,
+        unknown_why=unknown_why,
     )
+
+
+_UNNAMED = (
+    "the reports record no per-test contexts (coverage.py's --cov-context=test) and no test file is named after it"
+)
+_UNNAMED_CONTEXTS = "its per-test contexts name no test file of the repository"
+
+
+def _state(tests: frozenset[str], verdicts: Mapping[str, str] | None) -> tuple[PathState, tuple[str, ...]]:
+    """An executed line's state, from the verdicts of the tests that ran it; a weak line's tests
+    named with their verdict."""
+    if verdicts is None:
+        return PathState.COVERED, ()
+    if any(verdicts.get(test) == RED for test in tests):
+        return PathState.STRONG, ()
+    if tests and all(verdicts.get(test) == STILL_GREEN for test in tests):
+        return PathState.WEAK, tuple(f"{test} ({STILL_GREEN})" for test in sorted(tests))
+    return PathState.COVERED, ()
+
+
+def _unjudged(test: str, attribution: Attribution) -> str:
+    """What strength said of a test it did not judge red or still-green: `not-run: <its reason>`."""
+    verdict = (attribution.verdicts or {}).get(test)
+    if verdict is None:
+        return "not judged by strength in this run"
+    reason = attribution.reasons.get(test)
+    return f"{verdict}: {reason}" if reason else verdict
+
+
+def _why(unjudged: Mapping[str, str], unnamed: Mapping[str, str]) -> str:
+    """Why some executed lines have no strength verdict: the tests strength did not judge (the
+    first MAX_REASONS, with what it said), and the files with a line no test can be named for."""
+    parts = []
+    tests = list(unjudged.items())
+    if tests:
+        named = "; ".join(f"{test}: {said}" for test, said in tests[:MAX_REASONS])
+        more = f"; and {len(tests) - MAX_REASONS} more tests" if len(tests) > MAX_REASONS else ""
+        parts.append(f"strength did not judge the tests that run these lines ({named}{more})")
+    parts += [f"no test can be named for {path}: {why}" for path, why in unnamed.items()]
+    return "; ".join(parts)
 
 
 def _tests_of(path: str, line: int, report: Lines, attribution: Attribution) -> frozenset[str]:

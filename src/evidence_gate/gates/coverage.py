@@ -1,6 +1,7 @@
 """The coverage gate: is the changed code run by the tests, and by tests that would notice if it
-broke? The share of the change's executable lines run by tests that strength found `red` (or
-`unjudged`), with the author's choices by label (coverage/: the readers, the mapping, the measures
+broke? The share of the change's executable lines run by tests that strength found `red`, lines
+whose tests strength did not judge counted as coverage of any test (all of them when it judged none
+of those tests), with the author's choices by label (coverage/: the readers, the mapping, the measures
 and the decision).
 
 | what the run has | the gate |
@@ -54,7 +55,7 @@ class PathRow:
     path: str
     start: int
     end: int
-    state: str  # strong (run by red tests), weak, covered (strength unknown), uncovered
+    state: str  # strong (run by red tests), weak (only still-green ones), covered (strength unknown), uncovered
     tests: tuple[str, ...]  # a weak path's tests, with their verdicts
 
     @property
@@ -95,7 +96,7 @@ class FileGroup:
 class CoverageData:
     total: int  # executable changed lines
     covered: int  # of them, run by any test
-    strong: int | None  # of them, run by a red or unjudged test; None: value weighting unavailable
+    strong: int | None  # of them, run by a red test; None: value weighting unavailable
     value_weighted: bool  # whether the gate judged the value-weighted number
     number: str | None  # the percentage judged, rounded down; None: skipped
     outcome: str
@@ -103,6 +104,7 @@ class CoverageData:
     paths_total: int
     unmapped: tuple[str, ...]
     unmapped_total: int
+    unknown: int = 0  # of them, run by tests strength did not judge: counted as coverage of any test
 
     @property
     def coverage_pct(self) -> str | None:
@@ -115,7 +117,9 @@ class CoverageData:
 
     @property
     def value_pct(self) -> str | None:
-        return shown(percent(self.strong, self.total)) if self.total and self.strong is not None else None
+        if not self.total or self.strong is None:
+            return None
+        return shown(percent(self.strong + self.unknown, self.total))
 
     @property
     def weak(self) -> int:
@@ -183,6 +187,7 @@ class CoverageData:
             "paths_total": self.paths_total,
             "unmapped": list(self.unmapped),
             "unmapped_total": self.unmapped_total,
+            "unknown": self.unknown,
         }
 
 
@@ -201,6 +206,7 @@ def read_data(document: Any) -> CoverageData:
         paths_total=document["paths_total"],
         unmapped=tuple(document["unmapped"]),
         unmapped_total=document["unmapped_total"],
+        unknown=document.get("unknown", 0),  # absent from ledgers written before it was kept
     )
 
 
@@ -238,18 +244,20 @@ DATA_SCHEMA: dict[str, Any] = {
         "paths_total": _COUNT,
         "unmapped": {"type": "array", "items": {"type": "string"}},
         "unmapped_total": _COUNT,
+        "unknown": _COUNT,
     },
 }
 
 
-def strength_verdicts(earlier: Earlier) -> tuple[Mapping[str, str] | None, str | None]:
-    """The changed tests' strength verdicts, by file; or why there are none."""
+def strength_verdicts(earlier: Earlier) -> tuple[Mapping[str, str] | None, Mapping[str, str], str | None]:
+    """The changed tests' strength verdicts and their reasons, by file; or why there are none."""
     result = earlier.get(STRENGTH)
     if result is None:
-        return None, "test strength was not judged in this run"
+        return None, {}, "test strength was not judged in this run"
     if isinstance(result.data, StrengthData) and result.data.tests:
-        return {row.path: row.verdict for row in result.data.tests}, None
-    return None, f"test strength judged no test ({result.headline})"
+        rows = result.data.tests
+        return {row.path: row.verdict for row in rows}, {row.path: row.reason for row in rows}, None
+    return None, {}, f"test strength judged no test ({result.headline})"
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> CoverageFacts:
@@ -257,22 +265,31 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         return CoverageFacts(measures=None, skip="no coverage report among the reports")
     if facts.change is None or facts.coverage is None:
         return CoverageFacts(measures=None, skip="no base was given, so there is no change to measure")
-    verdicts, unavailable = strength_verdicts(earlier)
+    verdicts, reasons, unavailable = strength_verdicts(earlier)
     labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
-    return measured(facts.coverage, verdicts, unavailable, labels)
+    return measured(facts.coverage, verdicts, unavailable, labels, reasons)
 
 
 def measured(
-    found: ChangeCoverage, verdicts: Mapping[str, str] | None, unavailable: str | None, labels: frozenset[str]
+    found: ChangeCoverage,
+    verdicts: Mapping[str, str] | None,
+    unavailable: str | None,
+    labels: frozenset[str],
+    reasons: Mapping[str, str] | None = None,
 ) -> CoverageFacts:
     """The change's coverage measured, each line weighed by the strength `verdicts` of its tests
-    (None: `unavailable` says why there are none): for the gate and for `evidence-gate coverage`."""
+    (None: `unavailable` says why there are none; `reasons`: why strength gave each verdict): for
+    the gate and for `evidence-gate coverage`."""
     if not found.changed:
         return CoverageFacts(
             measures=None, skip="the change adds no production line (a test-only change)", map=found.map
         )
     attribution = Attribution(
-        verdicts=verdicts, unavailable=unavailable, paired=found.paired, test_of_context=found.context_tests
+        verdicts=verdicts,
+        unavailable=unavailable,
+        paired=found.paired,
+        test_of_context=found.context_tests,
+        reasons=reasons or {},
     )
     return CoverageFacts(measures=measure(found.changed, found.map.files, attribution), map=found.map, labels=labels)
 
@@ -321,13 +338,13 @@ def _verdict(decision: Decision, fail_on: CoverageFailOn) -> GateVerdict:
 
 # Per state: the annotation's level, title and what it says after the lines (the weak one names the tests).
 _ANNOTATED = {
-    PathState.UNCOVERED: ("warning", "Not run by any test", "not run by any test."),
-    PathState.WEAK: ("notice", "Only weakly tested", "run only by tests not shown to fail without the change: "),
+    PathState.UNCOVERED: ("warning", "Not run by any test", "not run by any test"),
+    PathState.WEAK: ("notice", "Only weakly tested", "run only by tests not shown to fail without the change"),
 }
 
 
 def _annotations(paths: tuple[CodePath, ...]) -> tuple[Annotation, ...]:
-    """One per uncovered or weakly covered range, gaps first."""
+    """One per uncovered or weakly covered range, gaps first; a weak one names its tests."""
     notes = [
         Annotation(
             path=item.path,
@@ -335,7 +352,7 @@ def _annotations(paths: tuple[CodePath, ...]) -> tuple[Annotation, ...]:
             end_line=item.end,
             level=level,
             title=title,
-            message=f"Changed {item.lines}: {says}" + ", ".join(item.tests),
+            message=f"Changed {item.lines}: {says}" + (f": {', '.join(item.tests)}" if item.tests else "."),
         )
         for state, (level, title, says) in _ANNOTATED.items()
         for item in paths
@@ -354,6 +371,7 @@ def _data(measures: Measures, decision: Decision, found: CoverageMap | None) -> 
         total=measures.total,
         covered=measures.covered,
         strong=measures.strong if measures.value_pct is not None else None,
+        unknown=measures.unknown if measures.value_pct is not None else 0,
         value_weighted=decision.value_weighted,
         number=shown(number) if number is not None else None,
         outcome=str(decision.outcome),

@@ -71,8 +71,8 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     )
     if found.map.problems:
         raise UsageError(found.map.problems[0])
-    verdicts, unavailable = _strength(args.strength, environ)
-    facts = gate.measured(found, verdicts, unavailable, frozenset(args.label))
+    verdicts, reasons, unavailable = _strength(args.strength, environ)
+    facts = gate.measured(found, verdicts, unavailable, frozenset(args.label), reasons)
     settings = Settings(
         repo=git.top,
         coverage_minimum=args.minimum,
@@ -106,17 +106,19 @@ def _report(name: str, top: Path, environ: Mapping[str, str]) -> CoverageReport:
     return CoverageReport(path=path, format=kind, shown=name, directory=report_directory(path, top))
 
 
-def _strength(name: str | None, environ: Mapping[str, str]) -> tuple[dict[str, str] | None, str | None]:
+def _strength(name: str | None, environ: Mapping[str, str]) -> tuple[dict[str, str] | None, dict[str, str], str | None]:
+    """The verdicts of `evidence-gate strength --json` by test file, and their reasons; or why there are none."""
     if name is None:
-        return None, "no strength verdicts (give --strength, the JSON of `evidence-gate strength --json`)"
+        return None, {}, "no strength verdicts (give --strength, the JSON of `evidence-gate strength --json`)"
     path = existing_file(name, environ)
     try:
         document = json.loads(read_capped(path, MAX_STRENGTH_BYTES, UsageError, "--strength"))
         tests = document["tests"]
         verdicts = {str(row["path"]): str(row["verdict"]) for row in tests}
+        reasons = {str(row["path"]): str(row["reason"]) for row in tests if row.get("reason")}
     except (ValueError, KeyError, TypeError, RecursionError):
         raise UsageError(f"{name}: not the JSON of `evidence-gate strength --json`") from None
-    return (verdicts, None) if verdicts else (None, "the strength run judged no test")
+    return (verdicts, reasons, None) if verdicts else (None, {}, "the strength run judged no test")
 
 
 def _number(value: Any) -> float | None:
