@@ -19,18 +19,19 @@ idioms for is named in `languages_unlisted`, never passed over silently.
 
 The ignore-comment audit: a suppression (RH-6) or coverage exclusion (RH-7) added without a
 justification on its line (`# noqa: E501 -- generated table`, `// eslint-disable-line no-console --
-CLI output`, `# type: ignore[arg-type]  # the test's literal facts`) is listed in `unjustified`.
+CLI output`, `# type: ignore[arg-type]  # the test's literal facts`) is listed in `unjustified`,
+with the fix in `fixes`; one rule for every language (audit.py).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from evidence_gate.integrity import compare
+from evidence_gate.integrity.audit import audit_line
 from evidence_gate.integrity.idioms import Idioms, TagIdioms
 from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk
 
@@ -39,9 +40,6 @@ CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
 THRESHOLD_KINDS = frozenset({*CONFIG_KINDS, FileKind.TEST})
 UNPAIRED = "RH-15?"
 AUDITED = frozenset({"RH-6", "RH-7"})
-# After a suppression: its codes (`[arg-type]`, `: E501,W291`, `no-console`), then a reason.
-_CODES = re.compile(r"^(\[[^\]]*\]|[:=(]?\s*[\w@][\w@/.-]*(\s*,\s*[\w@][\w@/.-]*)*\)?)?")
-_REASON = re.compile(r"(--|\u2014|\u2013|#|//|\breason\b|\bbecause\b|:)\s*\w[\w'\u2019-]*\W+\w")  # dashes, quote
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +52,7 @@ class TaggedHunk:
     removed: tuple[ChangedLine, ...]
     unjustified: tuple[int, ...] = ()  # new line numbers of suppressions added without a reason
     audited: tuple[int, ...] = ()  # new line numbers of every suppression and coverage exclusion added
+    fixes: tuple[tuple[int, str], ...] = ()  # an unjustified line's number, and its directive with a reason's place
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,7 +165,7 @@ def _file_hunks(
             compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file)
         ):
             tags.append("RH-10")
-        audited, unjustified = _audited(hunk, set(added), language, idioms.tags, tags)
+        audited, fixes = _audited(hunk, set(added), language, idioms, tags)
         tagged.append(
             TaggedHunk(
                 path=changed.path,
@@ -175,8 +174,9 @@ def _file_hunks(
                 tags=_ordered((*tags, *structural)),
                 added=hunk.added,
                 removed=hunk.removed,
-                unjustified=unjustified,
+                unjustified=tuple(number for number, _ in fixes),
                 audited=audited,
+                fixes=fixes,
             )
         )
     return tagged
@@ -215,25 +215,24 @@ def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: li
 
 
 def _audited(
-    hunk: Hunk, added: set[str], language: str | None, idioms: tuple[TagIdioms, ...], tags: list[str]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    hunk: Hunk, added: set[str], language: str | None, idioms: Idioms, tags: list[str]
+) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...]]:
     """The lines that add a suppression or exclusion (of the audited tags the hunk carries), and
-    those of them with no reason after it on their line."""
-    audited = [tag for tag in idioms if tag.id in AUDITED and tag.id in tags]
+    those of them with no reason on their line, each with its fix."""
+    audited = [tag for tag in idioms.tags if tag.id in AUDITED and tag.id in tags]
     found: list[int] = []
-    unjustified: list[int] = []
+    fixes: list[tuple[int, str]] = []
     for line in hunk.added if audited else ():
         if line.text not in added:
             continue
         for tag in audited:
-            patterns = tag.applicable(tag.added, language)
-            match = next((m for pattern in patterns if (m := pattern.search(line.text))), None)
-            if match is not None:
+            judged = audit_line(line.text, tag.applicable(tag.added, language), language, idioms.audit)
+            if judged is not None:
                 found.append(line.number)
-                if not _REASON.search(_CODES.sub("", line.text[match.end() :].strip(), count=1)):
-                    unjustified.append(line.number)
+                if not judged.justified:
+                    fixes.append((line.number, judged.fix))
                 break
-    return tuple(found), tuple(unjustified)
+    return tuple(found), tuple(fixes)
 
 
 def _structural_tags(changed: ChangedFile) -> tuple[str, ...]:
@@ -286,6 +285,7 @@ def _with(hunk: TaggedHunk, tag: str) -> TaggedHunk:
         removed=hunk.removed,
         unjustified=hunk.unjustified,
         audited=hunk.audited,
+        fixes=hunk.fixes,
     )
 
 
