@@ -12,6 +12,7 @@ from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.errors import ConfigError
 from evidence_gate.git import Git
 from evidence_gate.integrity.idioms import default_idioms, load_idioms
+from evidence_gate.integrity.survey import reader
 from evidence_gate.integrity.tagger import Inventory, inventory
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
@@ -48,7 +49,7 @@ def inventory_between(repo: Repo, first: str, second: str = "HEAD") -> Inventory
     table = default_table()
     classifier = PathClassifier(table=table, matches=detect(repo.path, table).matches)
     change = collect_changes(Git(repo.path, local_environment()), first, second, classifier)
-    return inventory(change, default_idioms())
+    return inventory(change, default_idioms(), reader(Git(repo.path, local_environment())))
 
 
 def tags(found: Inventory) -> list[tuple[str, tuple[str, ...]]]:

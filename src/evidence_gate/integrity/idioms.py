@@ -17,6 +17,7 @@ import jsonschema
 
 from evidence_gate.documents import load_yaml, schema_message
 from evidence_gate.errors import ConfigError
+from evidence_gate.integrity.configs import ConfigRules, load_rules
 from evidence_gate.model import FileKind
 
 ANY_LANGUAGE = "any"
@@ -94,6 +95,7 @@ class Idioms:
     severity_lower: Patterns
     ci_checks: Patterns  # a CI line that runs a test, lint or type check (RH-10)
     audit: AuditRules
+    configs: ConfigRules  # what loosens a lint, type-check or coverage configuration (configs.py)
     _screens: dict[tuple[FileKind, str | None], Screen] = field(default_factory=dict, compare=False, repr=False)
 
     def screen(self, kind: FileKind, language: str | None) -> Screen:
@@ -162,6 +164,7 @@ def load_idioms(data: bytes, source: str) -> Idioms:
         severity_lower=_patterns(document["severities"]["lower"], f"{source}: severities.lower"),
         ci_checks=_patterns(document["ci_checks"], f"{source}: ci_checks"),
         audit=_audit(document["audit"], f"{source}: audit"),
+        configs=load_rules(document["configs"], lambda pattern, where: _patterns([pattern], f"{source}: {where}")[0]),
     )
 
 

@@ -10,6 +10,7 @@ Tags come from three places:
 |---|---|
 | RH-1, RH-2, RH-6, RH-7, RH-9, RH-11 (an update switch), RH-12, RH-13 | idioms on added lines (`idioms.yaml`) |
 | RH-3, RH-4, RH-5, RH-8, RH-10 | removed lines weighed against added ones (`compare.py`) |
+| RH-8, RH-7 (coverage left out) | lint, type-check and coverage configs read whole, before and after (`configs.py`) |
 | RH-3 (a test file deleted), RH-11 (a snapshot changed), RH-15? | the files the change touches |
 
 RH-14 (a frozen test changed) is decided against the freeze record (`frozen.py`). A line the change
@@ -30,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from evidence_gate.integrity import compare
+from evidence_gate.integrity import compare, configs
 from evidence_gate.integrity.audit import audit_line
 from evidence_gate.integrity.idioms import Idioms, TagIdioms
 from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk
@@ -65,9 +66,14 @@ class Inventory:
         return tuple(hunk for hunk in self.hunks if hunk.tags)
 
 
-def inventory(change: Change, idioms: Idioms) -> Inventory:
+def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) -> Inventory:
+    """`read` (a file's text at a revision) lets the lint, type-check and coverage configuration
+    files the change touches be read whole, for what loosens them (configs.py)."""
     moves = {changed.path: _Moved(changed) for changed in change.files}
-    relaxed = _relaxed_thresholds(change, idioms, moves)
+    relaxed = _relaxed_thresholds(change, idioms, moves, read)
+    if read is not None:
+        for where, loosened in configs.relaxed(change, idioms.configs, read).items():
+            relaxed.setdefault(where, set()).update(loosened)
     tests_changed = any(changed.kind is FileKind.TEST for changed in change.files)
     hunks: list[TaggedHunk] = []
     unlisted: dict[str, None] = {}
@@ -182,17 +188,25 @@ def _file_hunks(
     return tagged
 
 
-def _relaxed_thresholds(change: Change, idioms: Idioms, moves: dict[str, _Moved]) -> dict[tuple[str, int], set[str]]:
+def _relaxed_thresholds(
+    change: Change, idioms: Idioms, moves: dict[str, _Moved], read: configs.Read | None
+) -> dict[tuple[str, int], set[str]]:
     """The tags (RH-8, RH-13) of every hunk, by (path, hunk index), that sets a threshold the change
     relaxes, comparing all configuration, CI and test files together (a threshold moved between
-    files keeps its value)."""
+    files keeps its value). A copied file's lines the diff does not show (its source's) are set by
+    it too: read whole, when `read` can."""
     removed: list[tuple[str, int, compare.Setting]] = []
     added: list[tuple[str, int, compare.Setting]] = []
+    screen = idioms.threshold_screen
     for changed in change.files:
         if changed.kind not in THRESHOLD_KINDS:
             continue
         moved = moves[changed.path]
-        screen = idioms.threshold_screen
+        text = read(change.head, changed.path) if read and changed.status is FileStatus.COPIED else None
+        if text is not None:
+            shown = {line.number for line in changed.added_lines}
+            kept = [line for number, line in enumerate(text.splitlines(), start=1) if number not in shown]
+            added += [(changed.path, -1, s) for s in compare.settings(kept, idioms.thresholds, screen)]
         for index, hunk in enumerate(changed.hunks):
             removed += [
                 (changed.path, index, s) for s in compare.settings(moved.gone(hunk.removed), idioms.thresholds, screen)
