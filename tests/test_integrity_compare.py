@@ -606,6 +606,20 @@ CONFIG_CASES = [
         (),
     ),
     (
+        "clippy.toml allows unwrap in tests",
+        "rust",
+        {"clippy.toml": CLIPPY},
+        {"clippy.toml": CLIPPY + "allow-unwrap-in-tests = true\n"},
+        ("RH-8",),
+    ),
+    (
+        "control: an allow- setting of another tool",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF + "\n[tool.hatch.metadata]\nallow-direct-references = true\n"},
+        (),
+    ),
+    (
         "clippy lint allowed in Cargo.toml",
         "rust",
         {"Cargo.toml": CARGO},

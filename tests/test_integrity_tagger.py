@@ -236,3 +236,15 @@ def test_a_threshold_without_its_value_group_is_refused() -> None:
     table = IDIOMS.read_text(encoding="utf-8").replace("(?P<value>\\d+)'}", "\\d+'}", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: thresholds/8: the pattern has no `value` group"):
         load_idioms(table.encode(), "t.yaml")
+
+
+def test_a_config_rule_that_judges_a_value_without_one_is_refused() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace(", value: '^true\\b'}", "}", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: configs/rules/\d+: 'value' is a required property"):
+        load_idioms(table.encode(), "t.yaml")
+
+
+def test_a_suppression_pattern_that_does_not_compile_in_the_audit_is_one_line() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace("{directive: '@phpstan-ignore'", "{directive: '('", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: audit.fix_by_directive: missing \)"):
+        load_idioms(table.encode(), "t.yaml")
