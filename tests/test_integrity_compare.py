@@ -4,8 +4,12 @@ audit."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from evidence_gate.integrity.configs import settings
+from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.model import FileKind
 
 from .conftest import Repo
@@ -397,3 +401,344 @@ def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, ex
         repo, "node", {"jest.config.js": config.replace("{}", before)}, {"jest.config.js": config.replace("{}", after)}
     )
     assert [hunk_tags for _, hunk_tags in tags(found)] == [expected]
+
+
+SETUP_CFG = "[metadata]\nname = shop\n\n[flake8]\nextend-ignore = E501\nmax-complexity = 10\n"
+FLAKE8_LIST = "[flake8]\nextend-ignore =\n    E501,\n    W503\nmax-line-length = 100\n"
+RUFF = '[project]\nname = "shop"\n\n[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E", "F", "B"]\n'
+RUFF_PER_FILE = RUFF + '\n[tool.ruff.lint.per-file-ignores]\n"tests/*" = ["S101"]\n'
+MYPY = "[project]\nname = 'shop'\n\n[tool.mypy]\nstrict = true\n"
+PYRIGHT = '{\n  "typeCheckingMode": "strict"\n}\n'
+COVERAGERC = "[run]\nbranch = true\nomit =\n    shop/_version.py\n"
+ESLINT_FLAT = "export default [\n  {\n    rules: {\n      'no-console': 'error',\n    },\n  },\n];\n"
+ESLINT_LIMITS = '{\n  "rules": {\n    "complexity": ["error", 10],\n    "max-len": ["error", { "code": 100 }]\n  }\n}\n'
+GOLANGCI = "linters:\n  enable:\n    - errcheck\n    - govet\n  disable:\n    - lll\n"
+CARGO = '[package]\nname = "shop"\nversion = "0.1.0"\n\n[lints.clippy]\npedantic = "warn"\n'
+CLIPPY = "too-many-arguments-threshold = 7\n"
+PYLINTRC = "[MESSAGES CONTROL]\ndisable=missing-docstring\n\n[FORMAT]\nmax-line-length=100\n"
+
+CONFIG_CASES = [
+    # A list that switches rules off or leaves code out, gaining an entry.
+    (
+        "flake8 extend-ignore gains F821",
+        "python",
+        {"setup.cfg": SETUP_CFG},
+        {"setup.cfg": SETUP_CFG.replace("E501", "E501,F821")},
+        ("RH-8",),
+    ),
+    (
+        "flake8 extend-ignore, a list, gains F821",
+        "python",
+        {".flake8": FLAKE8_LIST},
+        {".flake8": FLAKE8_LIST.replace("    W503\n", "    W503,\n    F821\n")},
+        ("RH-8",),
+    ),
+    (
+        "control: extend-ignore moved from setup.cfg to .flake8",
+        "python",
+        {"setup.cfg": SETUP_CFG},
+        {"setup.cfg": "[metadata]\nname = shop\n", ".flake8": "[flake8]\nextend-ignore = E501\nmax-complexity = 10\n"},
+        (),
+    ),
+    (
+        "control: extend-ignore loses E501, re-written as a list",
+        "python",
+        {"setup.cfg": SETUP_CFG.replace("E501", "E501,W503")},
+        {"setup.cfg": SETUP_CFG.replace("extend-ignore = E501", "extend-ignore =\n    W503")},
+        (),
+    ),
+    (
+        "ruff per-file-ignores gains S105",
+        "python",
+        {"pyproject.toml": RUFF_PER_FILE},
+        {"pyproject.toml": RUFF_PER_FILE.replace('["S101"]', '["S101", "S105"]')},
+        ("RH-8",),
+    ),
+    (
+        "control: ruff per-file-ignores re-formatted",
+        "python",
+        {"pyproject.toml": RUFF_PER_FILE},
+        {"pyproject.toml": RUFF_PER_FILE.replace('["S101"]', '[\n    "S101",\n]')},
+        (),
+    ),
+    (
+        "ruff select loses B",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF.replace(', "B"', "")},
+        ("RH-8",),
+    ),
+    (
+        "control: ruff select gains UP",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF.replace('"B"]', '"B", "UP"]')},
+        (),
+    ),
+    (
+        "pylint disable gains too-many-arguments",
+        "python",
+        {".pylintrc": PYLINTRC},
+        {".pylintrc": PYLINTRC.replace("missing-docstring", "missing-docstring,too-many-arguments")},
+        ("RH-8",),
+    ),
+    (
+        "golangci disable gains errcheck",
+        "go",
+        {".golangci.yml": GOLANGCI},
+        {
+            ".golangci.yml": GOLANGCI.replace("    - errcheck\n", "").replace(
+                "    - lll\n", "    - lll\n    - errcheck\n"
+            )
+        },
+        ("RH-8",),
+    ),
+    (
+        "control: golangci enable gains gosec",
+        "go",
+        {".golangci.yml": GOLANGCI},
+        {".golangci.yml": GOLANGCI.replace("    - govet\n", "    - govet\n    - gosec\n")},
+        (),
+    ),
+    (
+        "coverage omit gains a module",
+        "python",
+        {".coveragerc": COVERAGERC},
+        {".coveragerc": COVERAGERC + "    shop/payments.py\n"},
+        ("RH-7",),
+    ),
+    # A limit raised or removed.
+    (
+        "max-complexity = 10 removed",
+        "python",
+        {"setup.cfg": SETUP_CFG},
+        {"setup.cfg": SETUP_CFG.replace("max-complexity = 10\n", "")},
+        ("RH-8",),
+    ),
+    (
+        "control: max-complexity tightened",
+        "python",
+        {"setup.cfg": SETUP_CFG},
+        {"setup.cfg": SETUP_CFG.replace("= 10", "= 8")},
+        (),
+    ),
+    (
+        "control: max-complexity re-indented",
+        "python",
+        {"setup.cfg": SETUP_CFG},
+        {"setup.cfg": SETUP_CFG.replace("max-complexity = 10", "max-complexity  =  10")},
+        (),
+    ),
+    (
+        "ruff line-length 100 -> 140",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF.replace("line-length = 100", "line-length = 140")},
+        ("RH-8",),
+    ),
+    (
+        "control: ruff line-length 100 -> 88",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF.replace("line-length = 100", "line-length = 88")},
+        (),
+    ),
+    (
+        "control: ruff line-length moved to ruff.toml",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF.replace("line-length = 100\n", ""), "ruff.toml": "line-length = 100\n"},
+        (),
+    ),
+    (
+        "pylint max-line-length raised",
+        "python",
+        {".pylintrc": PYLINTRC},
+        {".pylintrc": PYLINTRC.replace("=100", "=120")},
+        ("RH-8",),
+    ),
+    (
+        "eslint complexity raised",
+        "node",
+        {".eslintrc.json": ESLINT_LIMITS},
+        {".eslintrc.json": ESLINT_LIMITS.replace('"error", 10]', '"error", 25]')},
+        ("RH-8",),
+    ),
+    (
+        "eslint max-len raised",
+        "node",
+        {".eslintrc.json": ESLINT_LIMITS},
+        {".eslintrc.json": ESLINT_LIMITS.replace('"code": 100', '"code": 160')},
+        ("RH-8",),
+    ),
+    ("clippy threshold raised", "rust", {"clippy.toml": CLIPPY}, {"clippy.toml": CLIPPY.replace("7", "12")}, ("RH-8",)),
+    # A rule turned off, strict switched off.
+    (
+        "eslint rule set to off",
+        "node",
+        {"eslint.config.js": ESLINT_FLAT},
+        {"eslint.config.js": ESLINT_FLAT.replace("'error'", "'off'")},
+        ("RH-8",),
+    ),
+    (
+        "eslint rule added as off",
+        "node",
+        {"eslint.config.js": ESLINT_FLAT},
+        {"eslint.config.js": ESLINT_FLAT.replace("'error',\n", "'error',\n      eqeqeq: 'off',\n")},
+        ("RH-8",),
+    ),
+    (
+        "control: eslint rule off moved to its own config block",
+        "node",
+        {"eslint.config.js": ESLINT_FLAT.replace("'error'", "'off'")},
+        {
+            "eslint.config.js": ESLINT_FLAT.replace("'error'", "'off'").replace(
+                "    rules: {", "    files: ['src/**'],\n    rules: {"
+            )
+        },
+        (),
+    ),
+    (
+        "control: eslint rule off to error",
+        "node",
+        {"eslint.config.js": ESLINT_FLAT.replace("'error'", "'off'")},
+        {"eslint.config.js": ESLINT_FLAT},
+        (),
+    ),
+    (
+        "clippy.toml allows unwrap in tests",
+        "rust",
+        {"clippy.toml": CLIPPY},
+        {"clippy.toml": CLIPPY + "allow-unwrap-in-tests = true\n"},
+        ("RH-8",),
+    ),
+    (
+        "control: an allow- setting of another tool",
+        "python",
+        {"pyproject.toml": RUFF},
+        {"pyproject.toml": RUFF + "\n[tool.hatch.metadata]\nallow-direct-references = true\n"},
+        (),
+    ),
+    (
+        "clippy lint allowed in Cargo.toml",
+        "rust",
+        {"Cargo.toml": CARGO},
+        {"Cargo.toml": CARGO + 'unreadable_literal = "allow"\n'},
+        ("RH-8",),
+    ),
+    (
+        "tsconfig strict true -> false",
+        "node",
+        {"tsconfig.json": TSCONFIG},
+        {"tsconfig.json": TSCONFIG.replace("true", "false")},
+        ("RH-8",),
+    ),
+    (
+        "tsconfig strict removed",
+        "node",
+        {"tsconfig.json": TSCONFIG},
+        {"tsconfig.json": TSCONFIG.replace('    "strict": true\n', '    "target": "es2022"\n')},
+        ("RH-8",),
+    ),
+    (
+        "control: tsconfig strict re-indented",
+        "node",
+        {"tsconfig.json": TSCONFIG},
+        {"tsconfig.json": TSCONFIG.replace('    "strict": true\n', '      "strict": true,\n    "target": "es2022"\n')},
+        (),
+    ),
+    (
+        "mypy strict removed",
+        "python",
+        {"pyproject.toml": MYPY},
+        {"pyproject.toml": MYPY.replace("strict = true\n", "python_version = '3.12'\n")},
+        ("RH-8",),
+    ),
+    (
+        "control: mypy strict moved to mypy.ini",
+        "python",
+        {"pyproject.toml": MYPY},
+        {"pyproject.toml": MYPY.replace("\n[tool.mypy]\nstrict = true\n", ""), "mypy.ini": "[mypy]\nstrict = True\n"},
+        (),
+    ),
+    (
+        "pyright strict -> basic",
+        "python",
+        {"pyrightconfig.json": PYRIGHT},
+        {"pyrightconfig.json": PYRIGHT.replace("strict", "basic")},
+        ("RH-8",),
+    ),
+    (
+        "control: pyright standard -> strict",
+        "python",
+        {"pyrightconfig.json": PYRIGHT.replace("strict", "standard")},
+        {"pyrightconfig.json": PYRIGHT},
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "project", "base", "head", "expected"), CONFIG_CASES, ids=[c[0] for c in CONFIG_CASES]
+)
+def test_a_lint_type_or_coverage_config_loosened_is_tagged_and_its_control_is_not(
+    repo: Repo, case: str, project: str, base: dict[str, str], head: dict[str, str | None], expected: tuple[str, ...]
+) -> None:
+    found = inventory_of(repo, project, base, head)
+    assert sorted({tag for _, hunk_tags in tags(found) for tag in hunk_tags}) == list(expected), tags(found)
+
+
+SEEDS = (
+    "",
+    "# noqa: ",
+    "# type: ignore[",
+    "#[allow(",
+    "#[cfg_attr(test, ",
+    "// eslint-disable-next-line ",
+    "@Suppress(",
+    "//nolint:",
+    "// swiftlint:disable ",
+    "# rubocop:disable ",
+    "// @phpstan-ignore ",
+    "#pragma warning disable ",
+    '[SuppressMessage("',
+    '"complexity": ["error", {',
+    "max-line-length = ",
+    "fail_under = ",
+    "needs: [",
+)
+FILLERS = (" ", "a", "E501,", "a-", "-", ":", "#", "[", '"', "a ")
+
+
+def test_every_pattern_of_the_table_and_the_config_reader_runs_in_time_linear_in_the_line() -> None:
+    """No pattern backtracks its way into quadratic time: each, on a 6,000-character line built to
+    make it try hard, takes well under the time a quadratic search would need (some 36 million steps)."""
+    idioms = default_idioms()
+    patterns = [
+        *(p for tag in idioms.tags for side in (tag.added, tag.removed) for ps in side.values() for p in ps),
+        *(p for by in (idioms.definitions, idioms.assertions, idioms.vacuous) for ps in by.values() for p in ps),
+        *(threshold.pattern for threshold in idioms.thresholds),
+        *idioms.switched_off,
+        *idioms.severity_error,
+        *idioms.severity_lower,
+        *idioms.ci_checks,
+        idioms.audit.reason,
+        *idioms.audit.within,
+        *(rule.path for rule in idioms.configs.rules),
+        *(rule.value for rule in idioms.configs.rules if rule.value is not None),
+        *(pattern for pattern, _ in idioms.audit.fix_by_directive),
+    ]
+    lines = [seed + filler * (6_000 // len(filler)) for seed in SEEDS for filler in FILLERS]
+    slow = []
+    for pattern in patterns:
+        for line in lines:
+            started = time.perf_counter()
+            pattern.search(line)
+            if time.perf_counter() - started > 0.15:
+                slow.append((pattern.pattern, line[:40]))
+    for text in (*lines, "linters:\n  disable:\n" + "    - errcheck\n" * 3_000):
+        started = time.perf_counter()
+        settings(text + "\n" + text)
+        if time.perf_counter() - started > 0.5:  # a quadratic reading of the 6,000 items takes seconds
+            slow.append(("configs.settings", text[:40]))
+    assert slow == []

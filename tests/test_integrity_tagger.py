@@ -12,6 +12,7 @@ from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.errors import ConfigError
 from evidence_gate.git import Git
 from evidence_gate.integrity.idioms import default_idioms, load_idioms
+from evidence_gate.integrity.survey import reader
 from evidence_gate.integrity.tagger import Inventory, inventory
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
@@ -48,7 +49,7 @@ def inventory_between(repo: Repo, first: str, second: str = "HEAD") -> Inventory
     table = default_table()
     classifier = PathClassifier(table=table, matches=detect(repo.path, table).matches)
     change = collect_changes(Git(repo.path, local_environment()), first, second, classifier)
-    return inventory(change, default_idioms())
+    return inventory(change, default_idioms(), reader(Git(repo.path, local_environment())))
 
 
 def tags(found: Inventory) -> list[tuple[str, tuple[str, ...]]]:
@@ -234,4 +235,16 @@ def test_an_idiom_that_does_not_compile_is_one_line_naming_its_tag() -> None:
 def test_a_threshold_without_its_value_group_is_refused() -> None:
     table = IDIOMS.read_text(encoding="utf-8").replace("(?P<value>\\d+)'}", "\\d+'}", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: thresholds/8: the pattern has no `value` group"):
+        load_idioms(table.encode(), "t.yaml")
+
+
+def test_a_config_rule_that_judges_a_value_without_one_is_refused() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace(", value: '^true\\b'}", "}", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: configs/rules/\d+: 'value' is a required property"):
+        load_idioms(table.encode(), "t.yaml")
+
+
+def test_a_suppression_pattern_that_does_not_compile_in_the_audit_is_one_line() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace("{directive: '@phpstan-ignore'", "{directive: '('", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: audit.fix_by_directive: missing \)"):
         load_idioms(table.encode(), "t.yaml")

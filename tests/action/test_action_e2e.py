@@ -75,7 +75,9 @@ def test_a_skip_added_with_a_suppression_without_reason_shows_as_gate_edits(
     integrity, audit = run.ledger.gate("gate-integrity"), run.ledger.gate("suppressions")
     assert integrity is not None and integrity.verdict is GateVerdict.PASS  # it lists the tags for review
     assert audit is not None and audit.verdict is GateVerdict.FAIL  # check 7 fails the bare suppression
-    assert audit.details == ("tests/test_cart.py:4: def test_total():  # noqa",)
+    assert audit.details == (
+        "tests/test_cart.py:4: def test_total():  # noqa -> add the reason on the same line: `# noqa  # <why>`",
+    )
     (check_run,) = server.check_runs(head)
     assert [(note.title, note.annotation_level) for note in check_run.annotations] == [
         ("RH-1, RH-6", "warning"),

@@ -78,9 +78,11 @@ class Suppression:
     line: int
     text: str
     justified: bool  # a reason follows it on its line; a rule code alone is not one
+    fix: str = ""  # unjustified: the line's directive with its reason's place (`<directive>  # <why>`)
 
     def document(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "text": self.text, "justified": self.justified}
+        fix = {"fix": self.fix} if self.fix else {}
+        return {"path": self.path, "line": self.line, "text": self.text, "justified": self.justified, **fix}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,6 +205,7 @@ DATA_SCHEMA: dict[str, Any] = {
                     "line": {"type": "integer", "minimum": 1},
                     "text": {"type": "string"},
                     "justified": {"type": "boolean"},
+                    "fix": {"type": "string"},
                 },
             },
         },
@@ -264,6 +267,7 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
                 line=line.number,
                 text=line.text[:EXCERPT_CHARS],
                 justified=line.number not in hunk.unjustified,
+                fix=dict(hunk.fixes).get(line.number, "")[:EXCERPT_CHARS],
             )
             for hunk in inventory.hunks
             for line in hunk.added

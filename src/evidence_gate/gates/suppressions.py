@@ -1,8 +1,9 @@
 """Check 7, the ignore-comment audit: no suppression (`noqa`, `type: ignore`, `eslint-disable`,
-`@SuppressWarnings` …) or coverage exclusion (`pragma: no cover`, `istanbul ignore` …) is added
-without an inline justification. A rule code alone (`# noqa: E501`) is not one; a reason is
-(`# noqa: E501 -- generated table`). The lines come from the gate-integrity inventory (RH-6, RH-7),
-judged before this gate."""
+`#[allow]`, `//nolint`, `@SuppressWarnings` …) or coverage exclusion (`pragma: no cover`, `istanbul
+ignore` …) is added without an inline justification, one rule for every language
+(integrity/audit.py). A rule code alone (`# noqa: E501`, `#[allow(clippy::x)]`) is not one; a reason
+is (`# noqa: E501 -- generated table`, `#[allow(clippy::x)] // why`). The lines, each unjustified one
+with its fix, come from the gate-integrity inventory (RH-6, RH-7), judged before this gate."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def judge(facts: AuditFacts, settings: Settings) -> GateResult:
             headline="the change adds no suppression or coverage exclusion",
         )
     bare = [line for line in facts.lines if not line.justified]
-    details = tuple(f"{line.path}:{line.line}: {line.text.strip()}" for line in bare)
+    details = tuple(f"{line.path}:{line.line}: {line.text.strip()} -> {_fix(line)}" for line in bare)
     if bare:
         return GateResult(
             id=ID,
@@ -89,7 +90,7 @@ def judge(facts: AuditFacts, settings: Settings) -> GateResult:
                     line=line.line,
                     end_line=line.line,
                     level="failure",
-                    message="a suppression or coverage exclusion added without a reason: say why on the same line",
+                    message=f"a suppression or coverage exclusion added without a reason: {_fix(line)}",
                     title="Check 7: ignore-comment audit",
                 )
                 for line in bare
@@ -103,6 +104,13 @@ def judge(facts: AuditFacts, settings: Settings) -> GateResult:
         details=tuple(f"{line.path}:{line.line}: {line.text.strip()}" for line in facts.lines),
         data=AuditData(lines=facts.lines),
     )
+
+
+def _fix(line: Suppression) -> str:
+    """The exact fix: the line's own directive, the reason written in its language's syntax."""
+    if not line.fix:  # a ledger written before fixes were recorded
+        return "add the reason on the same line, after the directive and its codes"
+    return f"add the reason on the same line: `{line.fix}`"
 
 
 GATE: Gate[AuditFacts] = Gate(

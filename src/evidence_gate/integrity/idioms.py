@@ -17,6 +17,7 @@ import jsonschema
 
 from evidence_gate.documents import load_yaml, schema_message
 from evidence_gate.errors import ConfigError
+from evidence_gate.integrity.configs import ConfigRules, load_rules
 from evidence_gate.model import FileKind
 
 ANY_LANGUAGE = "any"
@@ -66,6 +67,22 @@ class Threshold:
 
 
 @dataclass(frozen=True, kw_only=True)
+class AuditRules:
+    """The ignore-comment audit's one rule (check 7): what makes the text after a suppression's
+    directive and codes a reason, and how a reason is written after one, per language."""
+
+    reason: re.Pattern[str]  # matched where the directive and its codes end
+    within: Patterns  # a reason the directive holds itself (`reason = "…"`, `Justification = "…"`)
+    fix: Mapping[str, str]  # language -> what goes after a bare directive (`  # <why>`)
+    fix_by_directive: tuple[tuple[re.Pattern[str], str], ...] = ()  # a tool's own syntax, first
+
+    def write(self, directive: str, language: str | None) -> str:
+        """What goes after this directive for its reason (` -- <why>` where no language says)."""
+        found = next((write for pattern, write in self.fix_by_directive if pattern.search(directive)), None)
+        return found or self.fix.get(language or "", " -- <why>")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Idioms:
     languages: Mapping[str, tuple[str, ...]]  # language -> globs of a path's last part
     tags: tuple[TagIdioms, ...]
@@ -77,6 +94,8 @@ class Idioms:
     severity_error: Patterns  # a lint rule at error (RH-8 when it comes down)
     severity_lower: Patterns
     ci_checks: Patterns  # a CI line that runs a test, lint or type check (RH-10)
+    audit: AuditRules
+    configs: ConfigRules  # what loosens a lint, type-check or coverage configuration (configs.py)
     _screens: dict[tuple[FileKind, str | None], Screen] = field(default_factory=dict, compare=False, repr=False)
 
     def screen(self, kind: FileKind, language: str | None) -> Screen:
@@ -144,6 +163,20 @@ def load_idioms(data: bytes, source: str) -> Idioms:
         severity_error=_patterns(document["severities"]["error"], f"{source}: severities.error"),
         severity_lower=_patterns(document["severities"]["lower"], f"{source}: severities.lower"),
         ci_checks=_patterns(document["ci_checks"], f"{source}: ci_checks"),
+        audit=_audit(document["audit"], f"{source}: audit"),
+        configs=load_rules(document["configs"], lambda pattern, where: _patterns([pattern], f"{source}: {where}")[0]),
+    )
+
+
+def _audit(item: dict[str, Any], where: str) -> AuditRules:
+    (reason,) = _patterns([item["reason"]], f"{where}.reason")
+    by_directive = item.get("fix_by_directive", [])
+    directives = _patterns([entry["directive"] for entry in by_directive], f"{where}.fix_by_directive")
+    return AuditRules(
+        reason=reason,
+        within=_patterns(item["within"], f"{where}.within"),
+        fix=dict(item["fix"]),
+        fix_by_directive=tuple(zip(directives, (entry["write"] for entry in by_directive), strict=True)),
     )
 
 

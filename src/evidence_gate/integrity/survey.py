@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from evidence_gate.git import Git
+from evidence_gate.integrity.configs import Read
 from evidence_gate.integrity.frozen import FROZEN_CHANGED, FrozenCheck, check_frozen
 from evidence_gate.integrity.idioms import Idioms
 from evidence_gate.integrity.report import Summary, fingerprint, summarise
@@ -21,6 +22,19 @@ class Survey:
     summary: Summary
 
 
+CONFIG_CAP = 1 << 20  # bytes of a configuration file read whole
+
+
+def reader(git: Git) -> Read:
+    """A file's text at a revision (the work tree's, for `WORKTREE`), for the configs read whole."""
+
+    def read(revision: str, path: str) -> str | None:
+        content = git.read_at(revision, path, CONFIG_CAP)
+        return None if content is None else content.decode("utf-8", errors="replace")
+
+    return read
+
+
 def survey(
     git: Git,
     change: Change,
@@ -30,7 +44,7 @@ def survey(
 ) -> Survey:
     """The inventory, frozen tests checked; with `executed` (coverage's measured and executed lines
     per production file), the unpaired production hunks settled (`resolve_unpaired`)."""
-    found = inventory(change, idioms)
+    found = inventory(change, idioms, reader(git))
     if executed is not None:
         found = resolve_unpaired(found, executed)
     frozen = check_frozen(git, change.base, change.head)

@@ -10,6 +10,7 @@ Tags come from three places:
 |---|---|
 | RH-1, RH-2, RH-6, RH-7, RH-9, RH-11 (an update switch), RH-12, RH-13 | idioms on added lines (`idioms.yaml`) |
 | RH-3, RH-4, RH-5, RH-8, RH-10 | removed lines weighed against added ones (`compare.py`) |
+| RH-8, RH-7 (coverage left out) | lint, type-check and coverage configs read whole, before and after (`configs.py`) |
 | RH-3 (a test file deleted), RH-11 (a snapshot changed), RH-15? | the files the change touches |
 
 RH-14 (a frozen test changed) is decided against the freeze record (`frozen.py`). A line the change
@@ -19,18 +20,19 @@ idioms for is named in `languages_unlisted`, never passed over silently.
 
 The ignore-comment audit: a suppression (RH-6) or coverage exclusion (RH-7) added without a
 justification on its line (`# noqa: E501 -- generated table`, `// eslint-disable-line no-console --
-CLI output`, `# type: ignore[arg-type]  # the test's literal facts`) is listed in `unjustified`.
+CLI output`, `# type: ignore[arg-type]  # the test's literal facts`) is listed in `unjustified`,
+with the fix in `fixes`; one rule for every language (audit.py).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
-from evidence_gate.integrity import compare
+from evidence_gate.integrity import compare, configs
+from evidence_gate.integrity.audit import audit_line
 from evidence_gate.integrity.idioms import Idioms, TagIdioms
 from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk
 
@@ -39,9 +41,6 @@ CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
 THRESHOLD_KINDS = frozenset({*CONFIG_KINDS, FileKind.TEST})
 UNPAIRED = "RH-15?"
 AUDITED = frozenset({"RH-6", "RH-7"})
-# After a suppression: its codes (`[arg-type]`, `: E501,W291`, `no-console`), then a reason.
-_CODES = re.compile(r"^(\[[^\]]*\]|[:=(]?\s*[\w@][\w@/.-]*(\s*,\s*[\w@][\w@/.-]*)*\)?)?")
-_REASON = re.compile(r"(--|\u2014|\u2013|#|//|\breason\b|\bbecause\b|:)\s*\w[\w'\u2019-]*\W+\w")  # dashes, quote
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +53,7 @@ class TaggedHunk:
     removed: tuple[ChangedLine, ...]
     unjustified: tuple[int, ...] = ()  # new line numbers of suppressions added without a reason
     audited: tuple[int, ...] = ()  # new line numbers of every suppression and coverage exclusion added
+    fixes: tuple[tuple[int, str], ...] = ()  # an unjustified line's number, and its directive with a reason's place
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,9 +66,14 @@ class Inventory:
         return tuple(hunk for hunk in self.hunks if hunk.tags)
 
 
-def inventory(change: Change, idioms: Idioms) -> Inventory:
+def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) -> Inventory:
+    """`read` (a file's text at a revision) lets the lint, type-check and coverage configuration
+    files the change touches be read whole, for what loosens them (configs.py)."""
     moves = {changed.path: _Moved(changed) for changed in change.files}
-    relaxed = _relaxed_thresholds(change, idioms, moves)
+    relaxed = _relaxed_thresholds(change, idioms, moves, read)
+    if read is not None:
+        for where, loosened in configs.relaxed(change, idioms.configs, read).items():
+            relaxed.setdefault(where, set()).update(loosened)
     tests_changed = any(changed.kind is FileKind.TEST for changed in change.files)
     hunks: list[TaggedHunk] = []
     unlisted: dict[str, None] = {}
@@ -166,7 +171,7 @@ def _file_hunks(
             compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file)
         ):
             tags.append("RH-10")
-        audited, unjustified = _audited(hunk, set(added), language, idioms.tags, tags)
+        audited, fixes = _audited(hunk, set(added), language, idioms, tags)
         tagged.append(
             TaggedHunk(
                 path=changed.path,
@@ -175,24 +180,33 @@ def _file_hunks(
                 tags=_ordered((*tags, *structural)),
                 added=hunk.added,
                 removed=hunk.removed,
-                unjustified=unjustified,
+                unjustified=tuple(number for number, _ in fixes),
                 audited=audited,
+                fixes=fixes,
             )
         )
     return tagged
 
 
-def _relaxed_thresholds(change: Change, idioms: Idioms, moves: dict[str, _Moved]) -> dict[tuple[str, int], set[str]]:
+def _relaxed_thresholds(
+    change: Change, idioms: Idioms, moves: dict[str, _Moved], read: configs.Read | None
+) -> dict[tuple[str, int], set[str]]:
     """The tags (RH-8, RH-13) of every hunk, by (path, hunk index), that sets a threshold the change
     relaxes, comparing all configuration, CI and test files together (a threshold moved between
-    files keeps its value)."""
+    files keeps its value). A copied file's lines the diff does not show (its source's) are set by
+    it too: read whole, when `read` can."""
     removed: list[tuple[str, int, compare.Setting]] = []
     added: list[tuple[str, int, compare.Setting]] = []
+    screen = idioms.threshold_screen
     for changed in change.files:
         if changed.kind not in THRESHOLD_KINDS:
             continue
         moved = moves[changed.path]
-        screen = idioms.threshold_screen
+        text = read(change.head, changed.path) if read and changed.status is FileStatus.COPIED else None
+        if text is not None:
+            shown = {line.number for line in changed.added_lines}
+            kept = [line for number, line in enumerate(text.splitlines(), start=1) if number not in shown]
+            added += [(changed.path, -1, s) for s in compare.settings(kept, idioms.thresholds, screen)]
         for index, hunk in enumerate(changed.hunks):
             removed += [
                 (changed.path, index, s) for s in compare.settings(moved.gone(hunk.removed), idioms.thresholds, screen)
@@ -215,25 +229,24 @@ def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: li
 
 
 def _audited(
-    hunk: Hunk, added: set[str], language: str | None, idioms: tuple[TagIdioms, ...], tags: list[str]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    hunk: Hunk, added: set[str], language: str | None, idioms: Idioms, tags: list[str]
+) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...]]:
     """The lines that add a suppression or exclusion (of the audited tags the hunk carries), and
-    those of them with no reason after it on their line."""
-    audited = [tag for tag in idioms if tag.id in AUDITED and tag.id in tags]
+    those of them with no reason on their line, each with its fix."""
+    audited = [tag for tag in idioms.tags if tag.id in AUDITED and tag.id in tags]
     found: list[int] = []
-    unjustified: list[int] = []
+    fixes: list[tuple[int, str]] = []
     for line in hunk.added if audited else ():
         if line.text not in added:
             continue
         for tag in audited:
-            patterns = tag.applicable(tag.added, language)
-            match = next((m for pattern in patterns if (m := pattern.search(line.text))), None)
-            if match is not None:
+            judged = audit_line(line.text, tag.applicable(tag.added, language), language, idioms.audit)
+            if judged is not None:
                 found.append(line.number)
-                if not _REASON.search(_CODES.sub("", line.text[match.end() :].strip(), count=1)):
-                    unjustified.append(line.number)
+                if not judged.justified:
+                    fixes.append((line.number, judged.fix))
                 break
-    return tuple(found), tuple(unjustified)
+    return tuple(found), tuple(fixes)
 
 
 def _structural_tags(changed: ChangedFile) -> tuple[str, ...]:
@@ -286,6 +299,7 @@ def _with(hunk: TaggedHunk, tag: str) -> TaggedHunk:
         removed=hunk.removed,
         unjustified=hunk.unjustified,
         audited=hunk.audited,
+        fixes=hunk.fixes,
     )
 
 
