@@ -365,10 +365,14 @@ def _project_env(entry: Entry, work: Path, cache: Path) -> dict[str, str]:
     home_cargo = Path.home() / ".cargo" / "bin"
     if home_cargo.is_dir():
         path = os.pathsep.join([path, str(home_cargo)])
+    scratch = work / "tmp"  # each its own: golangci-lint refuses to start beside another using the same one
+    scratch.mkdir(exist_ok=True)
     return {
         **{k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "RUNNER_"))},
         "CI": "true",
+        "TMPDIR": str(scratch),
         "PATH": path,
+        "TOOLS": str(tools.parent),
         "GOBIN": str(tools),
         "GOMODCACHE": str(own / "gomod"),
         "GOFLAGS": "-modcacherw",
