@@ -89,6 +89,16 @@ def test_plain_javascript_has_no_type_checker_and_typescript_gets_tsc(tmp_path: 
     assert tools(tmp_path, {"tsconfig.json": "{}"})["typecheck"].why == "tsc: tsconfig.json"
 
 
+def test_a_javascript_package_that_ships_its_type_declarations_is_still_plain_javascript(tmp_path: Path) -> None:
+    """kleur and many others write index.js and hand-written index.d.ts for their TypeScript users:
+    no TypeScript source is type-checked there, so there is no type checker to miss."""
+    manifest = {"name": "colors", "main": "index.js", "types": "index.d.ts", "scripts": {"test": "uvu test"}}
+    files = {"package.json": json.dumps(manifest), "index.js": "", "index.d.ts": "", "colors.d.mts": ""}
+    typecheck = tools(tmp_path, files)["typecheck"]
+    assert (typecheck.applies, typecheck.why) == (False, "plain JavaScript: no TypeScript sources and no tsconfig.json")
+    assert tools(tmp_path, {"lib/extra.ts": ""})["typecheck"].applies
+
+
 def test_javascript_lint_is_the_lint_script_else_eslint_by_its_config(tmp_path: Path) -> None:
     manifest: dict[str, object] = {"name": "api", "main": "index.js", "eslintConfig": {"root": True}}
     lint = tools(tmp_path, {"package.json": json.dumps(manifest)})["lint"]

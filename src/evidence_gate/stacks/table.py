@@ -239,6 +239,7 @@ class _Compiler:
                         says=exempt["says"],
                         when=self.rule(exempt["when"], f"{field}.not_applicable.when") if "when" in exempt else None,
                         without_sources=tuple(exempt.get("without_sources", ())),
+                        not_sources=tuple(exempt.get("not_sources", ())),
                     )
                     if exempt
                     else None

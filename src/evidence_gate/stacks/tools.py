@@ -40,6 +40,8 @@ class Exemption:
     says: str
     when: Rule | None  # None: always, unless a source below is one of `without_sources`
     without_sources: tuple[str, ...]  # suffixes (`.ts`) of the sources that need the tool
+    # suffixes of files that end like a source but are none (`.d.ts`: declarations a JavaScript package ships)
+    not_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,13 +86,15 @@ def _chosen(candidate: Candidate, why: str, describe: Describe) -> ToolChoice:
 def _exempt(exempt: Exemption, view: DirectoryView, prune: frozenset[str]) -> bool:
     if exempt.when is not None and evaluate(exempt.when, view) is None:
         return False
-    return not exempt.without_sources or not _has_sources(view, exempt.without_sources, prune)
+    return not exempt.without_sources or not _has_sources(view, exempt, prune)
 
 
-def _has_sources(view: DirectoryView, suffixes: tuple[str, ...], prune: frozenset[str]) -> bool:
-    """A file ending in one of `suffixes` below the project's root, outside the pruned folders
-    (node_modules, build output) and the dot-folders; links are not followed."""
+def _has_sources(view: DirectoryView, exempt: Exemption, prune: frozenset[str]) -> bool:
+    """A file ending in one of `without_sources` (and in none of `not_sources`) below the project's
+    root, outside the pruned folders (node_modules, build output) and the dot-folders; links are not
+    followed."""
     for below in walk(view.base / view.rel, SOURCE_DEPTH, prune, Warnings()):
-        if any(not is_dir and name.endswith(suffixes) for name, is_dir in below.names.items()):
-            return True
+        for name, is_dir in below.names.items():
+            if not is_dir and name.endswith(exempt.without_sources) and not name.endswith(exempt.not_sources):
+                return True
     return False
