@@ -64,6 +64,20 @@ class PathClassifier:
             return FileKind.TEST_DATA
         return FileKind.PRODUCTION
 
+    @classmethod
+    def of_adapter(cls, table: AdapterTable, adapter: Adapter, root: str = ".") -> PathClassifier:
+        """The classifier of one adapter matched at `root` (a stack given by name)."""
+        match = StackMatch(
+            adapter_id=adapter.id,
+            stack_class=adapter.stack_class,
+            language=adapter.language,
+            root=root,
+            depth=0 if root == "." else len(PurePosixPath(root).parts),
+            order=adapter.order,
+            evidence=(),
+        )
+        return cls(table=table, matches=(match,))
+
     def _scoped(self, path: str) -> list[tuple[Adapter, str]]:
         scoped = [
             (self.table.get(match.adapter_id), _relative(path, match.root))
