@@ -127,8 +127,9 @@ def _users(helper: str, code: bool, head_tests: Mapping[str, str]) -> dict[str, 
         if folder == PurePosixPath("."):
             break
         prefix = folder.as_posix() + "/"
+        what = "a test helper" if code else "test data"
         beside = {
-            test: f"judged for {helper}, a test helper of its folder {prefix}"
+            test: f"judged for {helper}, {what} of its folder {prefix}"
             for test in head_tests
             if test.startswith(prefix)
         }
