@@ -330,3 +330,98 @@ def test_a_raw_entry_whose_score_is_not_gits_has_none() -> None:
     """A score of 5,000 digits raised int()'s ValueError; git writes at most three."""
     entries, _ = parse_raw(b":100644 100644 abc def R" + b"1" * 5_000 + b"\x00old\x00new\x00")
     assert [(entry.status, entry.score, entry.old_path, entry.path) for entry in entries] == [("R", None, "old", "new")]
+
+
+def test_a_file_is_a_test_only_if_its_runner_runs_it_as_one(repo: Repo) -> None:
+    base = repo.commit(
+        "base",
+        {
+            "pyproject.toml": "[project]\nname = 'shop'\n",
+            "web/package.json": '{"main": "index.js", "devDependencies": {"jest": "29"}}\n',
+            "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n',
+        },
+    )
+    repo.commit(
+        "head",
+        {
+            "shop/cart.py": "\n",
+            "tests/test_cart.py": "\n",
+            "tests/conftest.py": "\n",
+            "tests/helpers/builders.py": "\n",
+            "tests/fixtures/test_sample.py": "\n",
+            "tests/data/cart.json": "{}\n",
+            "tests/__snapshots__/test_cart.ambr": "\n",
+            "tests/README.md": "# Tests\n",
+            "shop/tests.py": "\n",
+            "web/src/cart.test.js": "\n",
+            "web/test/fixtures/app.js": "\n",
+            "web/test/helpers/db.js": "\n",
+            "web/test/cart.js": "\n",
+            "web/src/__snapshots__/cart.test.js.snap": "\n",
+            "web/tap-snapshots/test/cart.test.js.test.cjs": "\n",
+            "web/package-lock.json": "{}\n",
+            "src/lib.rs": "\n",
+            "tests/cli.rs": "\n",
+            "tests/common/mod.rs": "\n",
+            "tests/snapshots/cli__total.snap": "\n",
+            "requirements-dev.txt": "pytest\n",
+            "requirements/base.txt": "attrs\n",
+            "constraints.txt": "attrs==23\n",
+            "poetry.lock": "\n",
+            "Cargo.lock": "\n",
+        },
+    )
+    kinds = {changed.path: changed.kind for changed in changes(repo, base).files}
+    assert kinds == {
+        "shop/cart.py": FileKind.PRODUCTION,
+        "tests/test_cart.py": FileKind.TEST,
+        "tests/conftest.py": FileKind.TEST_HELPER,
+        "tests/helpers/builders.py": FileKind.TEST_HELPER,
+        "tests/fixtures/test_sample.py": FileKind.TEST_HELPER,
+        "tests/data/cart.json": FileKind.TEST_DATA,
+        "tests/__snapshots__/test_cart.ambr": FileKind.SNAPSHOT,
+        "tests/README.md": FileKind.DOCS,
+        "shop/tests.py": FileKind.TEST,
+        "web/src/cart.test.js": FileKind.TEST,
+        "web/test/fixtures/app.js": FileKind.TEST_HELPER,
+        "web/test/helpers/db.js": FileKind.TEST_HELPER,
+        "web/test/cart.js": FileKind.TEST,
+        "web/src/__snapshots__/cart.test.js.snap": FileKind.SNAPSHOT,
+        "web/tap-snapshots/test/cart.test.js.test.cjs": FileKind.SNAPSHOT,
+        "web/package-lock.json": FileKind.DEPENDENCY,
+        "src/lib.rs": FileKind.PRODUCTION,
+        "tests/cli.rs": FileKind.TEST,
+        "tests/common/mod.rs": FileKind.TEST_HELPER,
+        "tests/snapshots/cli__total.snap": FileKind.SNAPSHOT,
+        "requirements-dev.txt": FileKind.DEPENDENCY,
+        "requirements/base.txt": FileKind.DEPENDENCY,
+        "constraints.txt": FileKind.DEPENDENCY,
+        "poetry.lock": FileKind.DEPENDENCY,
+        "Cargo.lock": FileKind.DEPENDENCY,
+    }
+
+
+@pytest.mark.parametrize(
+    ("stack", "test", "helper", "data"),
+    [
+        ("go.mod", "cart_test.go", "testdata/cart_test.go", None),
+        ("pom.xml", "src/test/java/CartTest.java", "src/test/java/Builders.java", "src/test/resources/a.json"),
+        ("Gemfile", "spec/cart_spec.rb", "spec/support/builders.rb", "spec/fixtures/a.yml"),
+        ("composer.json", "tests/CartTest.php", "tests/Builders.php", "tests/fixtures/a.json"),
+        ("mix.exs", "test/cart_test.exs", "test/support/builders.ex", "test/fixtures/a.json"),
+        ("pubspec.yaml", "test/cart_test.dart", "test/builders.dart", "test/a.json"),
+        ("Package.swift", "Tests/ShopTests/CartTests.swift", "Tests/ShopTests/Builders.swift", "Tests/a.json"),
+        ("CMakeLists.txt", "tests/cart_test.cpp", "tests/builders.h", "tests/a.json"),
+    ],
+)
+def test_each_stack_tells_its_tests_from_their_helpers_and_data(
+    repo: Repo, stack: str, test: str, helper: str, data: str | None
+) -> None:
+    base = repo.commit("base", {stack: "\n"})
+    files = {test: "\n", helper: "\n", **({data: "\n"} if data else {})}
+    repo.commit("head", files)
+    kinds = {changed.path: changed.kind for changed in changes(repo, base).files}
+    assert kinds[test] is FileKind.TEST
+    assert kinds[helper] in (FileKind.TEST_HELPER, FileKind.SNAPSHOT)  # Go's testdata/ holds golden files
+    if data:
+        assert kinds[data] is FileKind.TEST_DATA

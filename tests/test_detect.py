@@ -261,3 +261,26 @@ def test_an_unreadable_root_is_a_one_line_error(public_tmp: Path) -> None:
         2,
         f"evidence-gate: error: {target}: cannot read this directory (Permission denied)\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("dev", "test_file"),
+    [
+        ({"jest": "^29.7.0"}, "npx --no-install jest --ci {file}"),
+        ({"c8": "^10.1.2"}, "node --test {file}"),
+    ],
+)
+def test_a_package_with_only_a_test_script_is_node_with_a_per_file_command(
+    tmp_path: Path, dev: dict[str, str], test_file: str
+) -> None:
+    manifest = {"name": "checks", "private": True, "scripts": {"test": "jest"}, "devDependencies": dev}
+    write_tree(tmp_path, {"package.json": json.dumps(manifest)})
+    primary = detect(tmp_path, default_table()).primary
+    assert (primary.adapter_id, primary.evidence) == ("backend-node", ("package.json",))
+    assert primary.commands["test_file"] == test_file
+
+
+def test_npm_inits_placeholder_test_script_is_no_node_project(tmp_path: Path) -> None:
+    manifest = {"name": "x", "scripts": {"test": 'echo "Error: no test specified" && exit 1'}}
+    write_tree(tmp_path, {"package.json": json.dumps(manifest)})
+    assert detect(tmp_path, default_table()).primary.adapter_id == "unknown"

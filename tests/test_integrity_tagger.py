@@ -14,6 +14,7 @@ from evidence_gate.git import Git
 from evidence_gate.integrity.idioms import default_idioms, load_idioms
 from evidence_gate.integrity.survey import reader
 from evidence_gate.integrity.tagger import Inventory, inventory
+from evidence_gate.model import FileKind
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 
@@ -219,7 +220,7 @@ def test_a_skipped_test_moved_within_its_file_is_not_skipped_again(repo: Repo) -
 
 def test_a_gate_edit_in_a_language_without_idioms_is_named_unlisted(repo: Repo) -> None:
     elixir = 'defmodule CartTest do\n  use ExUnit.Case\n  test "total" do\n    assert 1 + 1 == 2\n  end\nend\n'
-    base = {"test/cart_test.exs": elixir}
+    base = {"mix.exs": "defmodule Cart.MixProject do\nend\n", "test/cart_test.exs": elixir}
     found = inventory_of(
         repo, "python", base, {"test/cart_test.exs": elixir.replace('test "total"', '@tag :skip\n  test "total"')}
     )
@@ -248,3 +249,44 @@ def test_a_suppression_pattern_that_does_not_compile_in_the_audit_is_one_line() 
     table = IDIOMS.read_text(encoding="utf-8").replace("{directive: '@phpstan-ignore'", "{directive: '('", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: audit.fix_by_directive: missing \)"):
         load_idioms(table.encode(), "t.yaml")
+
+
+@pytest.mark.parametrize(
+    ("project", "snapshot"),
+    [("node", "src/__snapshots__/cart.test.js.snap"), ("rust", "tests/snapshots/cli__total.snap")],
+)
+def test_a_snapshot_in_its_runners_snapshot_folder_rewritten_is_rh_11(repo: Repo, project: str, snapshot: str) -> None:
+    """jest's `__snapshots__/*.snap` and insta's `snapshots/*.snap`: snapshots, not tests."""
+    base = {snapshot: "exports[`cart 1`] = `3`;\n"}
+    found = inventory_of(repo, project, base, {snapshot: "exports[`cart 1`] = `4`;\n"})
+    assert tags(found) == [(snapshot, ("RH-11",))]
+    assert found.hunks[0].kind is FileKind.SNAPSHOT
+
+
+def test_deleted_test_data_and_helpers_remove_no_test(repo: Repo) -> None:
+    data = {f"tests/data/case_{n:03}.json": f'{{"n": {n}}}\n' for n in range(300)}
+    base = {**data, "tests/conftest.py": "import pytest\n", "tests/test_cases.py": PY_TEST}
+    found = inventory_of(repo, "python", base, {**dict.fromkeys(data), "tests/conftest.py": None})
+    assert len(found.hunks) == 301  # listed, each a gate edit to read
+    assert not found.tagged
+    assert {hunk.kind for hunk in found.hunks} == {FileKind.TEST_DATA, FileKind.TEST_HELPER}
+
+
+def test_a_dependency_file_is_no_production_change_and_no_rh_15(repo: Repo) -> None:
+    base = {"requirements-dev.txt": "pytest==8.2\n", "poetry.lock": "# lock\n"}
+    found = inventory_of(repo, "python", base, {"requirements-dev.txt": "pytest==8.3\n", "poetry.lock": "# lock 2\n"})
+    assert found.hunks == ()
+
+
+def test_a_fixture_changed_beside_production_code_pairs_it(repo: Repo) -> None:
+    """A helper or data change is a test-side change: the production hunk is not `RH-15?`."""
+    base = {"tests/conftest.py": "import pytest\n", "tests/test_shop.py": PY_TEST}
+    head = {"shop.py": "def total(a, b):\n    return b + a\n", "tests/conftest.py": "import pytest\n\nSEED = 3\n"}
+    found = inventory_of(repo, "python", base, head)
+    assert tags(found) == [("tests/conftest.py", ())]
+
+
+def test_a_skip_added_in_a_helper_is_tagged_as_in_a_test(repo: Repo) -> None:
+    base = {"tests/conftest.py": "import pytest\n", "tests/test_shop.py": PY_TEST}
+    head = {"tests/conftest.py": "import pytest\n\npytestmark = pytest.mark.skip(reason='flaky')\n"}
+    assert tags(inventory_of(repo, "python", base, head)) == [("tests/conftest.py", ("RH-1",))]

@@ -34,7 +34,9 @@ class PathClassifier:
 
     An adapter matched at `root` covers the paths below `root`, and its patterns are matched
     relative to that root; a path no match covers is classified with the `unknown` adapter's
-    generic patterns. CI, docs and the shared gate-config patterns apply repository-wide.
+    generic patterns. CI, dependency, docs and the shared gate-config patterns apply repository-wide.
+    The order is FileKind's: a runner's test file first, then the helpers the tests use; a test
+    folder's other files are test data only when nothing else claims them (its README stays docs).
     """
 
     table: AdapterTable
@@ -46,15 +48,35 @@ class PathClassifier:
             return FileKind.SNAPSHOT
         if any(adapter.paths.test.match_file(rel) for adapter, rel in scoped):
             return FileKind.TEST
+        if any(adapter.paths.helper.match_file(rel) for adapter, rel in scoped):
+            return FileKind.TEST_HELPER
         if self.table.ci.match_file(path):
             return FileKind.CI
+        if self.table.dependency.match_file(path):
+            return FileKind.DEPENDENCY
         if self.table.gate_config.match_file(path) or any(
             adapter.paths.gate_config.match_file(rel) for adapter, rel in scoped
         ):
             return FileKind.GATE_CONFIG
         if self.table.docs.match_file(path):
             return FileKind.DOCS
+        if any(adapter.paths.data.match_file(rel) for adapter, rel in scoped):
+            return FileKind.TEST_DATA
         return FileKind.PRODUCTION
+
+    @classmethod
+    def of_adapter(cls, table: AdapterTable, adapter: Adapter, root: str = ".") -> PathClassifier:
+        """The classifier of one adapter matched at `root` (a stack given by name)."""
+        match = StackMatch(
+            adapter_id=adapter.id,
+            stack_class=adapter.stack_class,
+            language=adapter.language,
+            root=root,
+            depth=0 if root == "." else len(PurePosixPath(root).parts),
+            order=adapter.order,
+            evidence=(),
+        )
+        return cls(table=table, matches=(match,))
 
     def _scoped(self, path: str) -> list[tuple[Adapter, str]]:
         scoped = [

@@ -23,13 +23,23 @@ class FileStatus(StrEnum):
 
 
 class FileKind(StrEnum):
-    """What a path is for, by the adapter table's path patterns (first match in this order)."""
+    """What a path is for, by the adapter table's path patterns (first match in this order).
+
+    A test file is one its runner runs as one (`test_cart.py`, `cart.test.js`, `tests/cli.rs`); the
+    code the tests use without being run as tests (conftest.py, fixtures, helpers, `tests/common/mod.rs`)
+    is a test helper; every other file of a test folder (inputs, recorded outputs) is test data.
+    Dependency manifests and lock files (`requirements-dev.txt`, `poetry.lock`, `go.sum`) are neither
+    production code nor gate configuration.
+    """
 
     SNAPSHOT = "snapshot"
     TEST = "test"
+    TEST_HELPER = "test-helper"
     CI = "ci"
+    DEPENDENCY = "dependency"
     GATE_CONFIG = "gate-config"
     DOCS = "docs"
+    TEST_DATA = "test-data"
     PRODUCTION = "production"
 
 

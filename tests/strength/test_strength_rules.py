@@ -15,7 +15,7 @@ from evidence_gate.model import Change, ChangedFile, Counts, FileKind, FileStatu
 from evidence_gate.runner import CommandRun
 from evidence_gate.stacks.table import default_table
 from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run, runtime_errors
-from evidence_gate.strength.plan import Shard, parse_shard, plan
+from evidence_gate.strength.plan import THROUGH_CAP, Shard, parse_shard, plan
 from evidence_gate.strength.units import unit_for
 from evidence_gate.strength.verdict import Verdict, judge_base, judge_head
 
@@ -67,6 +67,45 @@ def test_the_plan_restores_changed_production_files_removes_added_ones_and_moves
     assert made.restore == ("src/cart.py", "src/gone.py", "src/vat.py")
     assert made.remove == ("src/refund.py", "src/tax.py")
     assert made.merge_base == "m" and made.reverts
+
+
+def helper_change(*helpers: tuple[str, FileKind]) -> Change:
+    files = [changed(path, kind, FileStatus.MODIFIED) for path, kind in helpers]
+    return Change(
+        base="b",
+        head="h",
+        merge_base="m",
+        files=(changed("src/lib.rs", FileKind.PRODUCTION, FileStatus.MODIFIED), *files),
+    )
+
+
+def test_a_helper_is_judged_through_the_tests_that_name_its_module_and_data_through_its_file_name() -> None:
+    head_tests = {
+        "tests/cli.rs": "mod common;\n\n#[test]\nfn runs() { common::setup(); }\n",
+        "tests/other.rs": "#[test]\nfn alone() {}\n",
+        "tests/reads.rs": 'const INPUT: &str = include_str!("data/cart.json");\n',
+        "tests/cart.rs": "// the cart\n",
+    }
+    made = plan(helper_change(("tests/common/mod.rs", FileKind.TEST_HELPER)), head_tests)
+    assert made.through == {"tests/cli.rs": "judged for tests/common/mod.rs, which it names"}
+    made = plan(helper_change(("tests/data/cart.json", FileKind.TEST_DATA)), head_tests)
+    assert made.tests == ("tests/reads.rs",)  # not tests/cart.rs: data is named by its file name
+
+
+def test_helpers_no_test_names_bring_their_folders_tests_nearest_first_and_at_most_the_cap() -> None:
+    head_tests = {f"tests/unit/test_{n:02}.py": "" for n in range(30)} | {"tests/test_top.py": ""}
+    made = plan(helper_change(("tests/unit/conftest.py", FileKind.TEST_HELPER)), head_tests)
+    assert len(made.tests) == THROUGH_CAP and "tests/test_top.py" not in made.tests
+    assert made.through["tests/unit/test_00.py"] == (
+        "judged for tests/unit/conftest.py, a test helper of its folder tests/unit/"
+        f" ({THROUGH_CAP} of the 30 test files that use them judged)"
+    )
+    made = plan(helper_change(("fixtures/prices.json", FileKind.TEST_DATA)), head_tests)
+    assert (made.tests, made.note) == (
+        (),
+        "the change touches production code and test helpers or data (fixtures/prices.json) but no test"
+        " file, and no test file names them or sits in their folders: nothing to judge",
+    )
 
 
 def test_shards_are_a_stable_partition() -> None:

@@ -9,13 +9,17 @@ reviewer reads each tagged hunk. It fails only where a relaxation is not a matte
 | a tag listed in `fail-on-tags` | the team's own choice |
 
 The rest pass, listed for review, each with a warning annotation (an unresolved tag, `RH-15?`, is
-listed without one). Without a base there is no change to inventory: not applicable, said so; an
-inventory that cannot run is unavailable with its reason, never "none detected".
+listed without one). GROUP_AT or more hunks with the same tags in one folder (a suite removed) are
+read as one line with their count (`RH-3 x312 under tests/unit/`), not one excerpt each; a hunk that
+fails the gate is always read alone. Without a base there is no change to inventory: not applicable,
+said so; an inventory that cannot run is unavailable with its reason, never "none detected".
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any
 
 from evidence_gate.effects import Effects
@@ -35,6 +39,7 @@ TITLE = "Gate integrity"
 EXCERPT_LINES = 40  # of each tagged hunk, in the payload; the inventory's artifact holds every line
 EXCERPT_CHARS = 300  # of a suppression's line
 MAX_SUPPRESSIONS = 1_000
+GROUP_AT = 5  # hunks with the same tags in one folder read as one line
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,6 +76,29 @@ class HunkRead:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HunkGroup:
+    """Tagged hunks of one folder with the same tags, read as one line: `RH-3 x312 under tests/unit/`."""
+
+    tags: tuple[str, ...]
+    folder: str  # `tests/data/`; `.` for the top
+    count: int
+    files: int
+
+    @property
+    def tag_names(self) -> str:
+        return ", ".join(f"{tag} {TAG_NAMES[tag.rstrip('?')]}" for tag in self.tags)
+
+    @property
+    def line(self) -> str:
+        where = "at the top" if self.folder == "." else f"under {self.folder}"
+        files = f" ({plural(self.files, 'file')})" if self.files != self.count else ""
+        return f"{','.join(self.tags)} \N{MULTIPLICATION SIGN}{self.count} {where}{files}"
+
+    def document(self) -> dict[str, object]:
+        return {"tags": list(self.tags), "folder": self.folder, "count": self.count, "files": self.files}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Suppression:
     """A suppression or coverage exclusion the change adds (RH-6, RH-7): check 7 audits it."""
 
@@ -98,6 +126,7 @@ class IntegrityData:
     failures: tuple[str, ...]
     parked: tuple[str, ...]  # `[S-1#2]: why`, criteria the freeze could not prove red
     suppressions: tuple[Suppression, ...] = ()
+    groups: tuple[HunkGroup, ...] = ()  # tagged hunks read as one line each group (not in `hunks`)
 
     @property
     def partial(self) -> bool:
@@ -116,6 +145,7 @@ class IntegrityData:
             "failures": list(self.failures),
             "parked": list(self.parked),
             "suppressions": [item.document() for item in self.suppressions],
+            "groups": [group.document() for group in self.groups],
         }
 
 
@@ -142,6 +172,10 @@ def read_data(document: Any) -> IntegrityData:
         failures=tuple(document["failures"]),
         parked=tuple(document["parked"]),
         suppressions=tuple(Suppression(**item) for item in document["suppressions"]),
+        groups=tuple(  # a ledger written before groups has none
+            HunkGroup(tags=tuple(item["tags"]), folder=item["folder"], count=item["count"], files=item["files"])
+            for item in document.get("groups", ())
+        ),
     )
 
 
@@ -209,6 +243,20 @@ DATA_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "groups": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["tags", "folder", "count", "files"],
+                "properties": {
+                    "tags": {"type": "array", "items": {"type": "string", "pattern": "^RH-(1[0-5]|[1-9])[?]?$"}},
+                    "folder": {"type": "string"},
+                    "count": {"type": "integer", "minimum": 1},
+                    "files": {"type": "integer", "minimum": 1},
+                },
+            },
+        },
     },
 }
 
@@ -250,6 +298,7 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
         ),
     ]
     tagged = [hunk for hunk in read if hunk.tags]
+    groups, grouped = _groups([hunk for hunk in eligible(inventory) if hunk.tags and not failing(hunk)])
     record = found.frozen.record
     data = IntegrityData(
         summary_line=summary.line("the ledger"),
@@ -259,7 +308,12 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
         unread=summary.unread,
         tagged=summary.tagged,
         languages_unlisted=summary.languages_unlisted,
-        hunks=tuple(_read(index, hunk, failing(hunk)) for index, hunk in enumerate(read) if hunk.tags),
+        hunks=tuple(
+            _read(index, hunk, failing(hunk))
+            for index, hunk in enumerate(read)
+            if hunk.tags and id(hunk) not in grouped
+        ),
+        groups=groups,
         failures=tuple(failures),
         suppressions=tuple(
             Suppression(
@@ -314,6 +368,29 @@ def _headline(data: IntegrityData) -> str:
         f"{tag} \N{MULTIPLICATION SIGN}{count}" if count > 1 else tag for tag, count in data.tagged.items()
     )
     return f"{plural(data.listed, 'gate edit')}; tagged for review: {tags}{partial}"
+
+
+def _groups(hunks: Sequence[TaggedHunk]) -> tuple[tuple[HunkGroup, ...], set[int]]:
+    """The groups of GROUP_AT or more hunks with the same tags in one folder, in the order their
+    first hunk comes, and the `id`s of the hunks they hold."""
+    by_key: dict[tuple[tuple[str, ...], str], list[TaggedHunk]] = {}
+    for hunk in hunks:
+        by_key.setdefault((hunk.tags, _folder(hunk.path)), []).append(hunk)
+    groups = []
+    grouped: set[int] = set()
+    for (tags, folder), members in by_key.items():
+        if len(members) < GROUP_AT:
+            continue
+        groups.append(
+            HunkGroup(tags=tags, folder=folder, count=len(members), files=len({hunk.path for hunk in members}))
+        )
+        grouped.update(id(hunk) for hunk in members)
+    return tuple(groups), grouped
+
+
+def _folder(path: str) -> str:
+    parent = PurePosixPath(path).parent.as_posix()
+    return "." if parent == "." else parent + "/"
 
 
 def _names(tags: tuple[str, ...]) -> str:

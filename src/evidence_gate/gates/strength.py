@@ -162,7 +162,12 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         )
     try:
         refuse_untrusted_head(effects.environ)
-        stack = Stack(table=facts.classifier.table, adapter=facts.adapter, root=facts.detection.primary.root)
+        stack = Stack(
+            table=facts.classifier.table,
+            adapter=facts.adapter,
+            root=facts.detection.primary.root,
+            classifier=facts.classifier,
+        )
         options = Options(
             timeout=settings.strength_timeout_ms / 1000,
             jobs=settings.strength_jobs,

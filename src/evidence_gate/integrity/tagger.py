@@ -1,8 +1,8 @@
 """The gate-edit inventory: every hunk of a change that touches a gate, and the tags of those that
 relax one. It lists and tags; it never judges.
 
-A gate edit is a hunk of a test, CI, gate-configuration or snapshot file (the adapter table's path
-kinds), or a hunk of production code that carries a tag (a suppression or coverage-exclusion
+A gate edit is a hunk of a test, test helper, test data, CI, gate-configuration or snapshot file (the
+adapter table's path kinds), or a hunk of production code that carries a tag (a suppression or coverage-exclusion
 comment added; with no test changed at all, `RH-15?`, which coverage settles: `resolve_unpaired`).
 Tags come from three places:
 
@@ -12,6 +12,10 @@ Tags come from three places:
 | RH-3, RH-4, RH-5, RH-8, RH-10 | removed lines weighed against added ones (`compare.py`) |
 | RH-8, RH-7 (coverage left out) | lint, type-check and coverage configs read whole, before and after (`configs.py`) |
 | RH-3 (a test file deleted), RH-11 (a snapshot changed), RH-15? | the files the change touches |
+
+A test helper (conftest.py, a fixture module) is test code to the idioms and comparisons; deleting one
+removes no test, so it is not RH-3, and neither is deleting test data. A change to either pairs a
+production change as a test's does (no `RH-15?`).
 
 RH-14 (a frozen test changed) is decided against the freeze record (`frozen.py`). A line the change
 moves within a file (the same text, stripped, removed elsewhere in that file) is neither added nor
@@ -36,9 +40,10 @@ from evidence_gate.integrity.audit import audit_line
 from evidence_gate.integrity.idioms import Idioms, TagIdioms
 from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk
 
-GATE_KINDS = frozenset({FileKind.TEST, FileKind.CI, FileKind.GATE_CONFIG, FileKind.SNAPSHOT})
+TEST_SIDE = frozenset({FileKind.TEST, FileKind.TEST_HELPER, FileKind.TEST_DATA})
+GATE_KINDS = frozenset({*TEST_SIDE, FileKind.CI, FileKind.GATE_CONFIG, FileKind.SNAPSHOT})
 CONFIG_KINDS = frozenset({FileKind.CI, FileKind.GATE_CONFIG})
-THRESHOLD_KINDS = frozenset({*CONFIG_KINDS, FileKind.TEST})
+THRESHOLD_KINDS = frozenset({*CONFIG_KINDS, FileKind.TEST, FileKind.TEST_HELPER})
 UNPAIRED = "RH-15?"
 AUDITED = frozenset({"RH-6", "RH-7"})
 
@@ -74,7 +79,7 @@ def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) 
     if read is not None:
         for where, loosened in configs.relaxed(change, idioms.configs, read).items():
             relaxed.setdefault(where, set()).update(loosened)
-    tests_changed = any(changed.kind is FileKind.TEST for changed in change.files)
+    tests_changed = any(changed.kind in TEST_SIDE for changed in change.files)
     hunks: list[TaggedHunk] = []
     unlisted: dict[str, None] = {}
     for changed in change.files:
@@ -84,8 +89,8 @@ def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) 
             found = [_with(hunk, UNPAIRED) for hunk in found]
         gate_edit = changed.kind in GATE_KINDS
         hunks += [hunk for hunk in found if gate_edit or hunk.tags]
-        idioms_apply = gate_edit and changed.kind is not FileKind.SNAPSHOT and not changed.binary
-        if idioms_apply and not idioms.covers(language, changed.kind):
+        idioms_apply = gate_edit and changed.kind not in (FileKind.SNAPSHOT, FileKind.TEST_DATA) and not changed.binary
+        if idioms_apply and not idioms.covers(language, idiom_kind(changed.kind)):
             unlisted[_file_type(changed.path)] = None
     return Inventory(hunks=tuple(hunks), languages_unlisted=tuple(unlisted))
 
@@ -137,7 +142,8 @@ def _file_hunks(
             )
             for hunk in hunks
         ]
-    screen = idioms.screen(changed.kind, language)
+    kind = idiom_kind(changed.kind)
+    screen = idioms.screen(kind, language)
     added_in_file = moved.new(changed.added_lines)
     removed_in_file = moved.gone(changed.removed_lines)
     fewer_tests = compare.definitions(added_in_file, language, idioms) < compare.definitions(
@@ -153,9 +159,9 @@ def _file_hunks(
         tags = [
             tag.id
             for tag in (idioms.tags if idiom_lines else ())
-            if changed.kind in tag.kinds and _carries(tag, language, added, removed)
+            if kind in tag.kinds and _carries(tag, language, added, removed)
         ]
-        if changed.kind is FileKind.TEST:
+        if kind is FileKind.TEST:
             if fewer_tests and compare.definitions(removed, language, idioms):
                 tags.append("RH-3")
             if compare.assertions_lost(removed, added, language, idioms):
@@ -186,6 +192,11 @@ def _file_hunks(
             )
         )
     return tagged
+
+
+def idiom_kind(kind: FileKind) -> FileKind:
+    """The kind whose idioms a file's lines are read with: a test helper's are a test's; data has none."""
+    return FileKind.TEST if kind is FileKind.TEST_HELPER else kind
 
 
 def _relaxed_thresholds(

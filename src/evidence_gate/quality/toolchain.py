@@ -20,7 +20,7 @@ from evidence_gate.model import Change, FileKind, ToolChoice
 from evidence_gate.quality.record import ToolRow, ToolStatus
 
 VENV_DIRS = (".venv", "venv")
-SOURCE_KINDS = frozenset({FileKind.PRODUCTION, FileKind.TEST})
+SOURCE_KINDS = frozenset({FileKind.PRODUCTION, FileKind.TEST, FileKind.TEST_HELPER})
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 

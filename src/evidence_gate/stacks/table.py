@@ -45,6 +45,8 @@ class PathPatterns:
     test: pathspec.GitIgnoreSpec
     snapshot: pathspec.GitIgnoreSpec
     gate_config: pathspec.GitIgnoreSpec
+    helper: pathspec.GitIgnoreSpec
+    data: pathspec.GitIgnoreSpec
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,6 +88,7 @@ class AdapterTable:
     ci: pathspec.GitIgnoreSpec
     gate_config: pathspec.GitIgnoreSpec
     docs: pathspec.GitIgnoreSpec
+    dependency: pathspec.GitIgnoreSpec
 
     def get(self, adapter_id: str) -> Adapter:
         """The adapter by id; a misspelt id is a usage error, never a silent fallback."""
@@ -284,6 +287,7 @@ def _compile(document: dict[str, Any], source: str) -> AdapterTable:
         ci=top.globs(common["paths"]["ci"], "paths.ci"),
         gate_config=top.globs(common["paths"]["gate_config"], "paths.gate_config"),
         docs=top.globs(common["paths"]["docs"], "paths.docs"),
+        dependency=top.globs(common["paths"].get("dependency", []), "paths.dependency"),
     )
 
 
@@ -329,6 +333,8 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
             test=c.globs(raw["paths"]["test"], "paths.test"),
             snapshot=c.globs(raw["paths"]["snapshot"], "paths.snapshot"),
             gate_config=c.globs(raw["paths"]["gate_config"], "paths.gate_config"),
+            helper=c.globs(raw["paths"].get("helper", []), "paths.helper"),
+            data=c.globs(raw["paths"].get("data", []), "paths.data"),
         ),
         truth_sources=(
             TruthSources(

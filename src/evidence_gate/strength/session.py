@@ -12,9 +12,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
+from evidence_gate.changes import PathClassifier
 from evidence_gate.effects import Effects
 from evidence_gate.git import WORKTREE, Git
 from evidence_gate.markers import Claim, markers_for
@@ -25,13 +26,15 @@ from evidence_gate.stacks.table import Adapter, AdapterTable
 from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run
 from evidence_gate.strength.generated import copy_generated, generated_files
 from evidence_gate.strength.isolation import LOCKFILES, Install, Setup, prepare
-from evidence_gate.strength.plan import Plan, Shard, plan
+from evidence_gate.strength.plan import Plan, Shard, needs_head_tests, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
 from evidence_gate.strength.units import Unit, unit_for
 from evidence_gate.strength.verdict import Judged, Verdict, judge_base, judge_head
 from evidence_gate.summary.read import candidate_parsers
 
 Progress = Callable[[Judged, int], None]  # a final verdict, and how many files this run judges
+HEAD_TESTS_READ = 5_000  # test files read to find those a changed helper's users
+HEAD_TEST_BYTES = 256 * 1024  # of each
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,6 +51,10 @@ class Stack:
     table: AdapterTable
     adapter: Adapter
     root: str = "."  # where the stack's project sits, relative to the top
+    classifier: PathClassifier | None = None  # which of the head's files are tests; None: the adapter's at `root`
+
+    def kinds(self) -> PathClassifier:
+        return self.classifier or PathClassifier.of_adapter(self.table, self.adapter, self.root)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,11 +68,17 @@ class Outcome:
 def judge_change(effects: Effects, change: Change, stack: Stack, options: Options, progress: Progress) -> Outcome:
     git = effects.checkout()
     sweep_stale(git, effects.clock)
-    the_plan = plan(change)
+    head = None
+    if needs_head_tests(change):
+        head = git.snapshot() if change.head == WORKTREE else change.head
+        the_plan = plan(change, _head_tests(git, head, stack.kinds()))
+    else:
+        the_plan = plan(change)
     tests = [path for path in the_plan.tests if options.shard is None or options.shard.holds(path)]
     if not the_plan.tests:
         touched = "production code and " if change.of_kind(FileKind.PRODUCTION) else ""
-        return Outcome(judged=(), changed_tests=0, note=f"the change touches {touched}no test: nothing to judge")
+        note = the_plan.note or f"the change touches {touched}no test: nothing to judge"
+        return Outcome(judged=(), changed_tests=0, note=note)
     if not the_plan.reverts:
         judged = [
             Judged(path=path, verdict=Verdict.NOT_RUN, reason="no production change to revert: only tests changed")
@@ -77,7 +90,8 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
     if not tests:
         held = f"this shard holds none of the {len(the_plan.tests)} changed test files"
         return Outcome(judged=(), changed_tests=len(the_plan.tests), note=held)
-    head = git.snapshot() if change.head == WORKTREE else change.head
+    if head is None:
+        head = git.snapshot() if change.head == WORKTREE else change.head
     run = _Run(
         effects=effects,
         stack=stack,
@@ -117,6 +131,17 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
         changed_tests=len(the_plan.tests),
         copied=copies[0],
     )
+
+
+def _head_tests(git: Git, head: str, kinds: PathClassifier) -> dict[str, str]:
+    """The head's test files (the first HEAD_TESTS_READ of them) with their text."""
+    tests = [path for path in git.files_at(head) if kinds.kind(path) is FileKind.TEST][:HEAD_TESTS_READ]
+    texts = {}
+    for path in tests:
+        content = git.read_at(head, path, HEAD_TEST_BYTES)
+        if content is not None:
+            texts[path] = content.decode("utf-8", "replace")
+    return texts
 
 
 def _texts(git: Git, commit: str, paths: Sequence[str]) -> dict[str, str]:
@@ -239,6 +264,9 @@ class _Run:
         return path if root == "." else PurePosixPath(path).relative_to(root).as_posix()
 
     def _report(self, judged: Judged) -> Judged:
+        why = self.plan.through.get(judged.path)
+        if why is not None:
+            judged = replace(judged, reason=f"{judged.reason} ({why})" if judged.reason else why)
         with self._lock:
             self.progress(judged, self.total)
         return judged

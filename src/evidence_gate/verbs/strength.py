@@ -67,11 +67,15 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     git = effects.checkout()
     adapters = table(args)
     detection = detect(git.top, adapters)
+    classifier = PathClassifier(table=adapters, matches=detection.matches)
     if args.stack:
         stack = Stack(table=adapters, adapter=adapters.get(args.stack))
     else:
-        stack = Stack(table=adapters, adapter=adapters.get(detection.primary.adapter_id), root=detection.primary.root)
-    change = collect_changes(git, args.base, args.head, PathClassifier(table=adapters, matches=detection.matches))
+        primary = detection.primary
+        stack = Stack(
+            table=adapters, adapter=adapters.get(primary.adapter_id), root=primary.root, classifier=classifier
+        )
+    change = collect_changes(git, args.base, args.head, classifier)
     options = Options(
         timeout=args.timeout_ms / 1000,
         jobs=args.jobs,
