@@ -35,6 +35,7 @@ class RuntimeErrors:
     assertion: tuple[re.Pattern[str], ...]
     load: tuple[re.Pattern[str], ...] = ()  # the line that says why a run did not load, from its match
     fallback: re.Pattern[str] | None = None  # any error-looking line, for a language with no `load` match
+    coverage_threshold: tuple[re.Pattern[str], ...] = ()  # a runner's own coverage threshold failing the run
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,6 +51,22 @@ class RunEvidence:
     head: tuple[str, ...]
     tail: tuple[str, ...]
     error_line: str | None = None  # a failing run's line that says why (see `_ErrorLine`), else None
+    threshold_line: str | None = None  # a failing run's coverage-threshold line, the only failure it printed
+
+    @property
+    def passed_but_for_coverage(self) -> bool:
+        """Every test it counted passed, and only the runner's coverage threshold failed it: one test
+        file alone covers too little for a project's global threshold, which says nothing of it."""
+        counts = self.counts
+        return (
+            self.exit_code != 0
+            and not self.timed_out
+            and self.threshold_line is not None
+            and counts is not None
+            and counts.executed > 0
+            and counts.failed == 0
+            and self.load_error is None
+        )
 
     def document(self) -> dict[str, object]:
         counts = self.counts
@@ -65,6 +82,7 @@ class RunEvidence:
             "load_error": self.load_error,
             "missing_symbol": self.missing_symbol,
             "error_line": self.error_line,
+            "threshold_line": self.threshold_line,
             "head": list(self.head),
             "tail": list(self.tail),
         }
@@ -87,6 +105,8 @@ def read_run(
     missing: str | None = None
     asserted = False
     why = _ErrorLine(errors) if run.exit_code != 0 and errors is not None else None
+    thresholds = errors.coverage_threshold if run.exit_code != 0 and errors is not None else ()
+    threshold: str | None = None
     for number, line in numbered_lines(run.output):
         shown = line[:EXCERPT_CHARS]
         if number <= EXCERPT_LINES:
@@ -98,6 +118,8 @@ def read_run(
             missing = None if asserted else _missing(line, errors, new_symbols)
         if why is not None:
             why.read(line)
+        if threshold is None and any(pattern.search(line) for pattern in thresholds):
+            threshold = line.strip()[:EXCERPT_CHARS]
     return RunEvidence(
         command=command,
         exit_code=run.exit_code,
@@ -110,6 +132,7 @@ def read_run(
         head=tuple(head),
         tail=tuple(tail),
         error_line=None if why is None else why.line(),
+        threshold_line=threshold,
     )
 
 
@@ -185,12 +208,14 @@ def _table() -> tuple[re.Pattern[str], Mapping[str, RuntimeErrors]]:
         raise ConfigError(f"{source}: {schema_message(failures[0])}")
     try:
         fallback = re.compile(document["fallback"])
+        thresholds = tuple(re.compile(pattern) for pattern in document.get("coverage_threshold", ()))
         return fallback, {
             language: RuntimeErrors(
                 missing=tuple(re.compile(pattern) for pattern in entry.get("missing", ())),
                 assertion=tuple(re.compile(pattern) for pattern in entry.get("assertion", ())),
                 load=tuple(re.compile(pattern) for pattern in entry.get("load", ())),
                 fallback=fallback,
+                coverage_threshold=thresholds,
             )
             for language, entry in document["languages"].items()
         }

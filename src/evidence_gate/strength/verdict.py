@@ -47,7 +47,7 @@ def judge_head(head: RunEvidence) -> str | None:
         return f"no test count could be read at the head ({head.count_reason or 'no summary'})"
     if head.counts.executed == 0:
         return "executed zero tests at the head"
-    if head.counts.failed or head.exit_code != 0:
+    if head.counts.failed or (head.exit_code != 0 and not head.passed_but_for_coverage):
         return f"fails at the head ({_outcome(head)}): only a passing test can be judged"
     return None
 
@@ -65,7 +65,7 @@ def judge_base(base: RunEvidence, rerun: RunEvidence | None, reverted: bool) -> 
             f"fails without the change on `{base.missing_symbol}`, a name the change adds, before any assertion:"
             " it never reached one about behaviour"
         )
-    if base.counts is None or (base.exit_code != 0 and not base.counts.failed):
+    if base.counts is None or (base.exit_code != 0 and not base.counts.failed and not base.passed_but_for_coverage):
         return Verdict.UNJUDGED, (
             "fails without the change but no failing test was counted"
             f" ({base.error_line or base.count_reason or _outcome(base)}):"
