@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 from ..conftest import CliResult, Repo
 from .test_node_strength import TOOLS
