@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
+from evidence_gate.code_lines import same_code
 from evidence_gate.integrity import compare, configs
 from evidence_gate.integrity.audit import audit_line
 from evidence_gate.integrity.idioms import Idioms, TagIdioms
@@ -86,7 +87,10 @@ def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) 
         language = idioms.language(changed.path)
         found = _file_hunks(changed, language, idioms, relaxed, moves[changed.path])
         if changed.kind is FileKind.PRODUCTION and not tests_changed:
-            found = [_with(hunk, UNPAIRED) for hunk in found]
+            # a hunk that only rewords comments changes no behaviour a test could pin down
+            found = [
+                hunk if same_code(hunk.path, hunk.removed, hunk.added) else _with(hunk, UNPAIRED) for hunk in found
+            ]
         gate_edit = changed.kind in GATE_KINDS
         hunks += [hunk for hunk in found if gate_edit or hunk.tags]
         idioms_apply = gate_edit and changed.kind not in (FileKind.SNAPSHOT, FileKind.TEST_DATA) and not changed.binary
@@ -192,6 +196,11 @@ def _file_hunks(
             )
         )
     return tagged
+
+
+def _unpaired(hunk: TaggedHunk) -> TaggedHunk:
+    """A production hunk of a change without tests is `RH-15?`, unless its code stayed as it was."""
+    return hunk if same_code(hunk.path, hunk.removed, hunk.added) else _with(hunk, UNPAIRED)
 
 
 def idiom_kind(kind: FileKind) -> FileKind:

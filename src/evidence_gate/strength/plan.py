@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from evidence_gate.code_lines import code_unchanged
 from evidence_gate.errors import UsageError
 from evidence_gate.model import Change, FileKind, FileStatus
 
@@ -40,6 +41,7 @@ class Plan:
     merge_base: str
     through: Mapping[str, str] = field(default_factory=dict)  # a test judged for a changed helper -> why
     note: str | None = None  # why changed helpers brought no test to judge
+    comments_only: tuple[str, ...] = ()  # production files whose change is comments and blank lines only
 
     @property
     def reverts(self) -> bool:
@@ -60,8 +62,11 @@ def plan(change: Change, head_tests: Mapping[str, str] | None = None) -> Plan:
     ]
     restore: dict[str, None] = {}
     remove: dict[str, None] = {}
+    comments_only: list[str] = []
     for changed in change.of_kind(FileKind.PRODUCTION):
-        if changed.status in _ADDED:
+        if code_unchanged(changed):  # nothing to take away: reverting it cannot make a test fail
+            comments_only.append(changed.path)
+        elif changed.status in _ADDED:
             remove[changed.path] = None
         elif changed.status is FileStatus.RENAMED and changed.old_path is not None:
             remove[changed.path] = None
@@ -81,6 +86,7 @@ def plan(change: Change, head_tests: Mapping[str, str] | None = None) -> Plan:
         merge_base=change.merge_base,
         through=through,
         note=note,
+        comments_only=tuple(comments_only),
     )
 
 

@@ -80,10 +80,12 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
         note = the_plan.note or f"the change touches {touched}no test: nothing to judge"
         return Outcome(judged=(), changed_tests=0, note=note)
     if not the_plan.reverts:
-        judged = [
-            Judged(path=path, verdict=Verdict.NOT_RUN, reason="no production change to revert: only tests changed")
-            for path in tests
-        ]
+        why = (
+            "no production change to revert: the production files' changes are comments and blank lines only"
+            if the_plan.comments_only
+            else "no production change to revert: only tests changed"
+        )
+        judged = [Judged(path=path, verdict=Verdict.NOT_RUN, reason=why) for path in tests]
         for item in judged:
             progress(item, len(judged))
         return Outcome(judged=tuple(judged), changed_tests=len(the_plan.tests))
