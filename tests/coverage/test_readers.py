@@ -125,6 +125,16 @@ def test_names_map_to_repository_files(name: str, expected: str) -> None:
     assert mapper.map(name, "").path == expected
 
 
+def test_a_name_under_a_source_root_outside_the_checkout_keeps_the_roots_package_folder() -> None:
+    """pytest-cov's `--cov tenacity` over the package installed in a virtualenv: the Cobertura
+    `<source>` is `.../site-packages/tenacity` and the names are `wait.py`, which two files end in."""
+    mapper = PathMapper(files=frozenset({"tenacity/wait.py", "tenacity/asyncio/wait.py"}), top="/w")
+    root = "/home/runner/venv/lib/python3.12/site-packages/tenacity"
+    assert mapper.map("wait.py", "evidence", [root]).path == "tenacity/wait.py"
+    assert mapper.map("asyncio/wait.py", "evidence", [root]).path == "tenacity/asyncio/wait.py"
+    assert mapper.map("wait.py", "evidence").path is None  # without the root: ambiguous, never guessed
+
+
 def test_an_ambiguous_or_unknown_name_is_unmapped_with_the_reason() -> None:
     files = {"a/src/main/java/com/x/Cart.java", "b/src/main/java/com/x/Cart.java"}
     mapper = PathMapper(files=frozenset(files), top="/w")

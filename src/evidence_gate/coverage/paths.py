@@ -10,7 +10,9 @@ file name, with Windows separators. A name is tried, in order, as:
 2. a Go import path under the module path of a `go.mod` of the repository (the longest that fits);
 3. the one repository file its trailing path matches longest: an absolute path from another
    machine (`/build/checkout/app/src/x.py`), JaCoCo's `com/example/Cart.java` under
-   `src/main/java/`. Two files that match equally well make the name ambiguous: unmapped, not guessed.
+   `src/main/java/`, a name under a source root outside the checkout (`wait.py` under
+   `/venv/site-packages/tenacity`: `tenacity/wait.py`). Two files that match equally well make the
+   name ambiguous: unmapped, not guessed.
 
 A name that matches no file of the repository is unmapped, and said so by the caller.
 """
@@ -62,6 +64,14 @@ class PathMapper:
         for candidate in self._candidates(text, report_dir, roots):
             if candidate in self.files:
                 return Mapped(path=candidate)
+        if not _absolute(text):
+            # A root outside the checkout (the installed package in a virtualenv's site-packages, the
+            # package folder on another machine) still names the package: its folder's name comes with it.
+            for root in map(_normal, roots):
+                if _absolute(root) and self._inside(root) is None:
+                    found = self._by_suffix(posixpath.join(root, text))
+                    if found.path is not None:
+                        return found
         return self._by_suffix(text)
 
     def _candidates(self, text: str, report_dir: str | None, roots: tuple[str, ...]) -> Iterable[str]:
