@@ -56,6 +56,8 @@ _GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
     GateVerdict.INFO: ("INFO", "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} info"),
     GateVerdict.UNVERIFIABLE: ("UNVERIFIABLE", "\N{BUST IN SILHOUETTE} unverifiable"),
 }
+
+
 @dataclass(frozen=True, kw_only=True)
 class _Sizes:
     """How much of the ledger an output shows before any limit applies (presentation, not limits):
