@@ -33,6 +33,8 @@ CASES: dict[str, list[tuple[str | None, int | None]]] = {
     "go-vet/errors.log": [("./shop.go", 5), ("./shop.go", 7)],  # the `# pkg` header is none
     "go-vet/undefined.log": [("./shop.go", 3)],  # `vet: ` before it
     "cargo/warnings.log": [("src/lib.rs", 2)],  # `warning: …` placed by its `-->` line
+    "cargo/check-warnings.log": [("src/lib.rs", 2)],
+    "cargo/check-error.log": [("src/lib.rs", 2), ("src/lib.rs", 3)],  # a warning, then the error
 }
 
 
@@ -47,6 +49,15 @@ def test_each_tools_diagnostics_are_located_at_the_file_and_line_they_name(name:
 
 def test_every_captured_output_has_its_case() -> None:
     assert sorted(str(path.relative_to(FIXTURES)) for path in FIXTURES.glob("*/*.log")) == sorted(CASES)
+
+
+def test_a_type_checkers_warning_is_no_error_where_its_diagnostics_are_placed() -> None:
+    def errors(name: str) -> list[tuple[str | None, int | None, str]]:
+        lines = read_captured(FIXTURES / name, "cargo check", name, errors_only=True).lines
+        return [(item.path, item.line, item.message) for item in locate(lines, errors_only=True)]
+
+    assert errors("cargo/check-warnings.log") == []
+    assert errors("cargo/check-error.log") == [("src/lib.rs", 3, "error[E0308]: mismatched types")]
 
 
 def test_the_message_is_the_diagnostics_own() -> None:

@@ -165,6 +165,7 @@ class ToolSpec:
     command: str  # the adapter's command name: `typecheck`
     config_key: str  # `type-check-command`
     log_key: str  # the `logs` entry: `type-check`
+    errors_only: bool = False  # counts errors alone, never a warning (the type checker: diagnostics.py)
 
 
 def way_out(spec: ToolSpec) -> str:
@@ -212,17 +213,32 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
         missing = f"the action's container does not run the project's tools: {way_out(spec)}"
         return ToolData(row=_missing(row, missing), runs=())
     command = row.command or ""  # a DETECTED row names its command
-    return ToolData(row=row, runs=(run_tool(command, root, path, settings, effects, changed),))
+    return ToolData(
+        row=row, runs=(run_tool(command, root, path, settings, effects, changed, errors_only=spec.errors_only),)
+    )
 
 
 def run_tool(
-    command: str, cwd: Path, path: str, settings: Settings, effects: Effects, changed: ChangedLines | None = None
+    command: str,
+    cwd: Path,
+    path: str,
+    settings: Settings,
+    effects: Effects,
+    changed: ChangedLines | None = None,
+    *,
+    errors_only: bool = False,
 ) -> ToolRun:
     with tempfile.TemporaryDirectory(prefix="evidence-gate-check-") as scratch:
         captured = run_captured(
-            effects, command, cwd, Path(scratch) / "output.log", settings.command_timeout_seconds, {"PATH": path}
+            effects,
+            command,
+            cwd,
+            Path(scratch) / "output.log",
+            settings.command_timeout_seconds,
+            {"PATH": path},
+            errors_only=errors_only,
         )
-        return _run(captured, changed)
+        return _run(captured, changed, errors_only=errors_only)
 
 
 def read_logs(
@@ -241,12 +257,21 @@ def read_logs(
     command = row.command
     return ToolData(
         row=replace(row, reason=f"the log {glob} (`logs`)"),
-        runs=tuple(_run(read_captured(file, command or shown, shown), changed) for file, shown in checked),
+        runs=tuple(
+            _run(
+                read_captured(file, command or shown, shown, errors_only=spec.errors_only),
+                changed,
+                errors_only=spec.errors_only,
+            )
+            for file, shown in checked
+        ),
     )
 
 
-def _run(captured: Captured, changed: ChangedLines | None) -> ToolRun:
-    counted = count(captured.lines, captured.exit_code)
+def _run(captured: Captured, changed: ChangedLines | None, *, errors_only: bool = False) -> ToolRun:
+    """One run's record, counted and located in the check's unit: a type checker's errors
+    (`errors_only`), a linter's warnings."""
+    counted = count(captured.lines, captured.exit_code, errors_only=errors_only)
     return ToolRun(
         command=captured.command,
         source=captured.source,
@@ -254,7 +279,9 @@ def _run(captured: Captured, changed: ChangedLines | None) -> ToolRun:
         output=captured.output,
         count=counted,
         first_error=captured.first_error,
-        located=None if changed is None else classify(locate(captured.lines), changed, counted),
+        located=None
+        if changed is None
+        else classify(locate(captured.lines, errors_only=errors_only), changed, counted),
     )
 
 
