@@ -101,6 +101,22 @@ def test_cargo_checks_warnings_are_no_type_errors(
     assert "| 1 | Type Checker | no baseline | 0 errors, exit 0 | PASS |" in report
 
 
+def test_a_flake8_log_is_named_flake8_in_the_toolchain_table(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    """The adapter's default linter is ruff; the step ran flake8, and its log says so."""
+    base, head = pull_request(repo, server)
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "tools" / "flake8" / "errors.log"
+    (repo.path / "build" / "lint.log").write_bytes(fixture.read_bytes())
+    run = action(repo, event(tmp_path, base, head), head, gates_off="type-check", logs="lint: build/lint.log")
+    (row,) = [row for row in run.ledger.quality.toolchain if row.check == 2]
+    assert (row.command, row.reason) == ("flake8", "the log build/lint.log (`logs`), written by flake8")
+    report = Path(run.outputs["report"]).read_text()
+    assert "| 2. linter | DETECTED | flake8 (the log build/lint.log (\\`logs\\`), written by flake8) |" in report
+    assert "**Command:** flake8 (read from build/lint.log)" in report
+    assert "ruff" not in report
+
+
 def test_without_its_log_the_type_checker_is_missing_and_blocks(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:

@@ -12,6 +12,7 @@ from evidence_gate.quality.capture import read_captured
 from evidence_gate.quality.debt import ChangedLines, classify, repo_path
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import Found, load_patterns, locate
+from evidence_gate.quality.recognise import recognise
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tools"
 PYTHON_ERRORS: list[tuple[str | None, int | None]] = [("shop.py", 1), ("shop.py", 2)]
@@ -35,6 +36,7 @@ CASES: dict[str, list[tuple[str | None, int | None]]] = {
     "cargo/warnings.log": [("src/lib.rs", 2)],  # `warning: …` placed by its `-->` line
     "cargo/check-warnings.log": [("src/lib.rs", 2)],
     "cargo/check-error.log": [("src/lib.rs", 2), ("src/lib.rs", 3)],  # a warning, then the error
+    "cargo/clippy.log": [("src/lib.rs", 1)],
 }
 
 
@@ -132,3 +134,18 @@ def test_the_fixtures_count_agrees_with_what_is_located() -> None:
     for name in ("ruff/errors.log", "mypy/errors.log", "tsc/pretty.log", "pyright/errors.log"):
         captured = read_captured(FIXTURES / name, "tool", name)
         assert count(captured.lines, captured.exit_code) == len(CASES[name]), name
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_captured_log_is_recognised_as_the_tool_that_wrote_it(name: str) -> None:
+    tools = {"go-vet": "go vet", "cargo": "cargo check"}
+    expected = {"cargo/clippy.log": "cargo clippy", "go-vet/clean.log": None}  # go vet prints nothing when clean
+    folder = name.split("/")[0]
+    found = recognise(read_captured(FIXTURES / name, "tool", name).lines)
+    assert (found.name if found else None) == expected.get(name, tools.get(folder, folder))
+
+
+def test_golangci_lint_is_recognised_by_its_linter_names() -> None:
+    found = recognise(["pkg/shop.go:12:2: ineffectual assignment to err (ineffassign)", "1 issues:"])
+    assert found is not None and found.name == "golangci-lint"
+    assert found.ran("golangci-lint run ./...") and not found.ran("go vet ./...")

@@ -18,6 +18,7 @@ from evidence_gate.quality.capture import Captured, read_captured, run_captured
 from evidence_gate.quality.debt import LOCATED_SCHEMA, ChangedLines, Located, changed_lines, classify, read_located
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import locate
+from evidence_gate.quality.recognise import recognise
 from evidence_gate.quality.record import ToolRow, ToolStatus, tool_figures
 from evidence_gate.quality.toolchain import find_tool, unchanged_sources
 from evidence_gate.settings import Settings
@@ -254,18 +255,28 @@ def read_logs(
         return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {refusal.one_line()}"), runs=())
     if not checked:
         return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {glob} matched no file"), runs=())
-    command = row.command
+    captured = [read_captured(file, shown, shown, errors_only=spec.errors_only) for file, shown in checked]
+    named = [_written_by(item, row.command) for item in captured]
+    written = next((tool for tool, _ in named if tool is not None), None)
+    shown_command = next((command for tool, command in named if tool is not None), row.command or "unknown tool")
+    reason = f"the log {glob} (`logs`)" + (f", written by {written}" if written else "")
     return ToolData(
-        row=replace(row, reason=f"the log {glob} (`logs`)"),
+        row=replace(row, command=shown_command, reason=reason),
         runs=tuple(
-            _run(
-                read_captured(file, command or shown, shown, errors_only=spec.errors_only),
-                changed,
-                errors_only=spec.errors_only,
-            )
-            for file, shown in checked
+            _run(replace(item, command=command or item.command), changed, errors_only=spec.errors_only)
+            for item, (_, command) in zip(captured, named, strict=True)
         ),
     )
+
+
+def _written_by(captured: Captured, command: str | None) -> tuple[str | None, str | None]:
+    """The tool that wrote a log, read from the log (quality/recognise.py), and the command to name
+    it by: the configured or chosen one when it ran that tool, else the tool's name; unrecognised,
+    the configured or chosen command."""
+    tool = recognise(captured.lines)
+    if tool is None:
+        return None, command
+    return tool.name, command if command is not None and tool.ran(command) else tool.name
 
 
 def _run(captured: Captured, changed: ChangedLines | None, *, errors_only: bool = False) -> ToolRun:
