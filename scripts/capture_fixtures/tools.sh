@@ -115,6 +115,22 @@ if command -v cargo >/dev/null; then
   fresh_dir "$out/cargo"
   protocol "$r/shop" "$out/cargo/warnings.log" env CARGO_TERM_COLOR=never cargo check --offline --quiet
   sed -i "s#$r/shop/##g" "$out/cargo/warnings.log"
+  # cargo check without --quiet: the warning and its "generated 1 warning" line, exit 0 (0 errors).
+  (cd "$r/shop" && cargo clean --quiet)
+  protocol "$r/shop" "$out/cargo/check-warnings.log" env CARGO_TERM_COLOR=never cargo check --offline
+  sed -i -E "s#$r/shop/##g; s#$r/#/work/#g; s#\(file://[^)]*\)##g; s#in [0-9.]+s#in 0.00s#g" "$out/cargo/check-warnings.log"
+  # An error beside a warning (unused_parens, an early lint): one error, exit 101.
+  cargo new --quiet --lib --vcs none "$r/broken"
+  printf 'pub fn total(prices: &[i64]) -> i64 {\n    let _kept = (1);\n    let n: i64 = "one";\n    prices.iter().sum::<i64>() + n\n}\n' > "$r/broken/src/lib.rs"
+  protocol "$r/broken" "$out/cargo/check-error.log" env CARGO_TERM_COLOR=never cargo check --offline
+  sed -i -E "s#$r/broken/##g; s#$r/#/work/#g; s#\(file://[^)]*\)##g; s#in [0-9.]+s#in 0.00s#g" "$out/cargo/check-error.log"
+  # cargo clippy: a lint of clippy's own (ptr_arg), named `clippy::` in its note.
+  if cargo clippy --version >/dev/null 2>&1; then
+    cargo new --quiet --lib --vcs none "$r/lints"
+    printf 'pub fn total(prices: &Vec<i64>) -> i64 {\n    prices.iter().sum()\n}\n' > "$r/lints/src/lib.rs"
+    protocol "$r/lints" "$out/cargo/clippy.log" env CARGO_TERM_COLOR=never cargo clippy --offline --quiet
+    sed -i -E "s#$r/lints/##g; s#$r/#/work/#g; s#rust-clippy/rust-[0-9.]+/#rust-clippy/master/#g" "$out/cargo/clippy.log"
+  fi
 else
   echo "== cargo is not installed: cargo fixtures left as they are"
 fi

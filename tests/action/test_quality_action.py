@@ -87,6 +87,36 @@ def test_the_type_checkers_log_from_a_step_is_read_under_the_capture_protocol(
     assert "**Command:** mypy . (read from build/mypy.log)" in report
 
 
+def test_cargo_checks_warnings_are_no_type_errors(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    """cargo check prints its warnings and exits 0: check 1 counts errors, and there are none."""
+    base, head = pull_request(repo, server)
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "tools" / "cargo" / "check-warnings.log"
+    (repo.path / "build" / "cargo-check.log").write_bytes(fixture.read_bytes())
+    run = action(repo, event(tmp_path, base, head), head, gates_off="lint", logs="type-check: build/cargo-check.log")
+    gate = run.ledger.gate("type-check")
+    assert gate is not None and (gate.verdict, gate.headline) == (GateVerdict.PASS, "exit code 0, 0 errors")
+    report = Path(run.outputs["report"]).read_text()
+    assert "| 1 | Type Checker | no baseline | 0 errors, exit 0 | PASS |" in report
+
+
+def test_a_flake8_log_is_named_flake8_in_the_toolchain_table(
+    tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
+) -> None:
+    """The adapter's default linter is ruff; the step ran flake8, and its log says so."""
+    base, head = pull_request(repo, server)
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "tools" / "flake8" / "errors.log"
+    (repo.path / "build" / "lint.log").write_bytes(fixture.read_bytes())
+    run = action(repo, event(tmp_path, base, head), head, gates_off="type-check", logs="lint: build/lint.log")
+    (row,) = [row for row in run.ledger.quality.toolchain if row.check == 2]
+    assert (row.command, row.reason) == ("flake8", "the log build/lint.log (`logs`), written by flake8")
+    report = Path(run.outputs["report"]).read_text()
+    assert "| 2. linter | DETECTED | flake8 (the log build/lint.log (\\`logs\\`), written by flake8) |" in report
+    assert "**Command:** flake8 (read from build/lint.log)" in report
+    assert "ruff" not in report
+
+
 def test_without_its_log_the_type_checker_is_missing_and_blocks(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:

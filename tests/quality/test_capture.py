@@ -23,6 +23,16 @@ CASES = {
     "go-vet/clean.log": (0, 0, None),
     "go-vet/errors.log": (2, 2, "./shop.go:5:35: fmt.Sprintf format %s has arg n of wrong type int"),
     "cargo/warnings.log": (0, 1, "warning: unused variable: `unused`"),
+    "cargo/check-warnings.log": (0, 1, "warning: unused variable: `unused`"),  # a linter's unit: the warning
+    "cargo/check-error.log": (101, 1, "warning: unnecessary parentheses around assigned value"),
+}
+# The type checker's unit is the error: cargo check's warnings are none (`errors_only`).
+TYPE_CHECK_CASES = {
+    "cargo/warnings.log": (0, 0, None),
+    "cargo/check-warnings.log": (0, 0, None),
+    "cargo/check-error.log": (101, 1, "error[E0308]: mismatched types"),
+    "mypy/errors.log": (1, 3, 'shop.py:6: error: Unsupported operand types for + ("int" and "str")  [operator]'),
+    "go-vet/errors.log": (2, 2, "./shop.go:5:35: fmt.Sprintf format %s has arg n of wrong type int"),
 }
 
 
@@ -36,6 +46,13 @@ def test_each_tools_output_is_read_with_its_exit_code_count_and_first_error(name
         first,
     )
     assert "EXIT_CODE=" not in "\n".join(captured.lines)  # the marker is the protocol's, not the tool's
+
+
+@pytest.mark.parametrize("name", sorted(TYPE_CHECK_CASES))
+def test_a_type_checker_counts_errors_and_never_a_warning(name: str) -> None:
+    captured = read_captured(FIXTURES / name, "the command", name, errors_only=True)
+    counted = count(captured.lines, captured.exit_code, errors_only=True)
+    assert (captured.exit_code, counted, captured.first_error) == TYPE_CHECK_CASES[name]
 
 
 def test_a_log_without_an_exit_marker_has_no_exit_code_and_an_uncountable_failure(tmp_path: Path) -> None:

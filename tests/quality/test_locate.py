@@ -12,6 +12,7 @@ from evidence_gate.quality.capture import read_captured
 from evidence_gate.quality.debt import ChangedLines, classify, repo_path
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import Found, load_patterns, locate
+from evidence_gate.quality.recognise import recognise
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tools"
 PYTHON_ERRORS: list[tuple[str | None, int | None]] = [("shop.py", 1), ("shop.py", 2)]
@@ -33,6 +34,9 @@ CASES: dict[str, list[tuple[str | None, int | None]]] = {
     "go-vet/errors.log": [("./shop.go", 5), ("./shop.go", 7)],  # the `# pkg` header is none
     "go-vet/undefined.log": [("./shop.go", 3)],  # `vet: ` before it
     "cargo/warnings.log": [("src/lib.rs", 2)],  # `warning: …` placed by its `-->` line
+    "cargo/check-warnings.log": [("src/lib.rs", 2)],
+    "cargo/check-error.log": [("src/lib.rs", 2), ("src/lib.rs", 3)],  # a warning, then the error
+    "cargo/clippy.log": [("src/lib.rs", 1)],
 }
 
 
@@ -47,6 +51,15 @@ def test_each_tools_diagnostics_are_located_at_the_file_and_line_they_name(name:
 
 def test_every_captured_output_has_its_case() -> None:
     assert sorted(str(path.relative_to(FIXTURES)) for path in FIXTURES.glob("*/*.log")) == sorted(CASES)
+
+
+def test_a_type_checkers_warning_is_no_error_where_its_diagnostics_are_placed() -> None:
+    def errors(name: str) -> list[tuple[str | None, int | None, str]]:
+        lines = read_captured(FIXTURES / name, "cargo check", name, errors_only=True).lines
+        return [(item.path, item.line, item.message) for item in locate(lines, errors_only=True)]
+
+    assert errors("cargo/check-warnings.log") == []
+    assert errors("cargo/check-error.log") == [("src/lib.rs", 3, "error[E0308]: mismatched types")]
 
 
 def test_the_message_is_the_diagnostics_own() -> None:
@@ -121,3 +134,18 @@ def test_the_fixtures_count_agrees_with_what_is_located() -> None:
     for name in ("ruff/errors.log", "mypy/errors.log", "tsc/pretty.log", "pyright/errors.log"):
         captured = read_captured(FIXTURES / name, "tool", name)
         assert count(captured.lines, captured.exit_code) == len(CASES[name]), name
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_captured_log_is_recognised_as_the_tool_that_wrote_it(name: str) -> None:
+    tools = {"go-vet": "go vet", "cargo": "cargo check"}
+    expected = {"cargo/clippy.log": "cargo clippy", "go-vet/clean.log": None}  # go vet prints nothing when clean
+    folder = name.split("/")[0]
+    found = recognise(read_captured(FIXTURES / name, "tool", name).lines)
+    assert (found.name if found else None) == expected.get(name, tools.get(folder, folder))
+
+
+def test_golangci_lint_is_recognised_by_its_linter_names() -> None:
+    found = recognise(["pkg/shop.go:12:2: ineffectual assignment to err (ineffassign)", "1 issues:"])
+    assert found is not None and found.name == "golangci-lint"
+    assert found.ran("golangci-lint run ./...") and not found.ran("go vet ./...")

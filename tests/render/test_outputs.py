@@ -187,7 +187,7 @@ def test_no_gates_and_no_counts_still_render() -> None:
 def test_the_check_title_is_one_plain_line() -> None:
     title = render_check_run(ledger()).title
     assert title == (
-        "Blocked: 3 gates: 1 failed, 1 passed, 1 not applicable; tests: 122 executed (120 passed, 2 failed), 3 skipped"
+        "Blocked: 9 gates: 1 failed, 1 passed, 7 not applicable; tests: 122 executed (120 passed, 2 failed), 3 skipped"
     )
 
 

@@ -8,6 +8,7 @@ the reports weighed with the logs as one run, and with a baseline, the kept-test
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from evidence_gate.facts import MAX_TEST_IDENTITIES, Facts
 from evidence_gate.gates.claims import ClaimFacts, ClaimVerdict, judge_claim
 from evidence_gate.gates.gate import DataType, Gate, shared_facts
 from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
-from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger import Annotation, Excerpt, GateResult, GateVerdict
 from evidence_gate.markers import Claim
 from evidence_gate.model import Change, Counts, FileKind, TestSummary
 from evidence_gate.quality.toolchain import unchanged_sources
@@ -220,6 +221,10 @@ def judge(facts: Facts, settings: Settings) -> GateResult:
     if verdict.counts_source:
         details.append(f"counts from {verdict.counts_source}")
     details.append(f"evidence is fresh if written after {facts.fresh_after}")
+    silent = tuple(log.source for log in facts.logs if log.scan.exit_code is None)
+    per_case = [summary.source for summary in facts.documents if summary.counts is not None]
+    if silent:
+        details.append(_no_exit_code(silent, per_case))
     cases = facts.cases
     if cases.truncated:
         details.append(f"test identities kept for the first {MAX_TEST_IDENTITIES:,} test cases only")
@@ -244,7 +249,7 @@ def judge(facts: Facts, settings: Settings) -> GateResult:
         verdict=gate_verdict,
         headline=headline,
         details=tuple(details),
-        excerpts=facts.excerpts,
+        excerpts=_excerpts(facts, silent if per_case else ()),
         annotations=tuple(
             Annotation(
                 path=test.path,
@@ -260,6 +265,28 @@ def judge(facts: Facts, settings: Settings) -> GateResult:
         data=_data(facts, verdict),
     )
     return _with_refusals(result, reports.refused)
+
+
+def _no_exit_code(silent: Sequence[str], per_case: Sequence[str]) -> str:
+    """One line for the logs that record no exit code, all of them: moot beside a per-case report of
+    the run (JUnit XML and the like say how each test ended), else how to record it."""
+    names = " and ".join(silent) if len(silent) <= 2 else f"{silent[0]} and {len(silent) - 1} more logs"
+    records, prints = ("records", "it prints") if len(silent) == 1 else ("record", "they print")
+    if per_case:
+        return (
+            f"{names} {records} no exit code (no `EXIT_CODE=` line): moot, the per-case report {per_case[0]}"
+            " says how each test ended"
+        )
+    return (
+        f"{names} {records} no exit code (no `EXIT_CODE=` line): the counts {prints} decide; to record it,"
+        ' append `; echo "EXIT_CODE=$?"` after the test command (docs/usage.md)'
+    )
+
+
+def _excerpts(facts: Facts, moot: Sequence[str]) -> tuple[Excerpt, ...]:
+    """The logs' excerpts, but for those whose missing exit code is moot (`moot`): a per-case report
+    of the run says what they would, and the sources table lists their counts."""
+    return tuple(item for item in facts.excerpts if item.source not in moot)
 
 
 def _data(facts: Facts, verdict: ClaimVerdict | None) -> EvidenceData:

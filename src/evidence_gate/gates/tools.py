@@ -18,6 +18,7 @@ from evidence_gate.quality.capture import Captured, read_captured, run_captured
 from evidence_gate.quality.debt import LOCATED_SCHEMA, ChangedLines, Located, changed_lines, classify, read_located
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import locate
+from evidence_gate.quality.recognise import recognise
 from evidence_gate.quality.record import ToolRow, ToolStatus, tool_figures
 from evidence_gate.quality.toolchain import find_tool, unchanged_sources
 from evidence_gate.settings import Settings
@@ -165,6 +166,7 @@ class ToolSpec:
     command: str  # the adapter's command name: `typecheck`
     config_key: str  # `type-check-command`
     log_key: str  # the `logs` entry: `type-check`
+    errors_only: bool = False  # counts errors alone, never a warning (the type checker: diagnostics.py)
 
 
 def way_out(spec: ToolSpec) -> str:
@@ -212,17 +214,32 @@ def gather_tool(spec: ToolSpec, configured: str | None, facts: Facts, settings: 
         missing = f"the action's container does not run the project's tools: {way_out(spec)}"
         return ToolData(row=_missing(row, missing), runs=())
     command = row.command or ""  # a DETECTED row names its command
-    return ToolData(row=row, runs=(run_tool(command, root, path, settings, effects, changed),))
+    return ToolData(
+        row=row, runs=(run_tool(command, root, path, settings, effects, changed, errors_only=spec.errors_only),)
+    )
 
 
 def run_tool(
-    command: str, cwd: Path, path: str, settings: Settings, effects: Effects, changed: ChangedLines | None = None
+    command: str,
+    cwd: Path,
+    path: str,
+    settings: Settings,
+    effects: Effects,
+    changed: ChangedLines | None = None,
+    *,
+    errors_only: bool = False,
 ) -> ToolRun:
     with tempfile.TemporaryDirectory(prefix="evidence-gate-check-") as scratch:
         captured = run_captured(
-            effects, command, cwd, Path(scratch) / "output.log", settings.command_timeout_seconds, {"PATH": path}
+            effects,
+            command,
+            cwd,
+            Path(scratch) / "output.log",
+            settings.command_timeout_seconds,
+            {"PATH": path},
+            errors_only=errors_only,
         )
-        return _run(captured, changed)
+        return _run(captured, changed, errors_only=errors_only)
 
 
 def read_logs(
@@ -238,15 +255,34 @@ def read_logs(
         return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {refusal.one_line()}"), runs=())
     if not checked:
         return ToolData(row=_missing(row, f"`logs: {spec.log_key}`: {glob} matched no file"), runs=())
-    command = row.command
+    captured = [read_captured(file, shown, shown, errors_only=spec.errors_only) for file, shown in checked]
+    named = [_written_by(item, row.command) for item in captured]
+    written = next((tool for tool, _ in named if tool is not None), None)
+    shown_command = next((command for tool, command in named if tool is not None), row.command or "unknown tool")
+    reason = f"the log {glob} (`logs`)" + (f", written by {written}" if written else "")
     return ToolData(
-        row=replace(row, reason=f"the log {glob} (`logs`)"),
-        runs=tuple(_run(read_captured(file, command or shown, shown), changed) for file, shown in checked),
+        row=replace(row, command=shown_command, reason=reason),
+        runs=tuple(
+            _run(replace(item, command=command or item.command), changed, errors_only=spec.errors_only)
+            for item, (_, command) in zip(captured, named, strict=True)
+        ),
     )
 
 
-def _run(captured: Captured, changed: ChangedLines | None) -> ToolRun:
-    counted = count(captured.lines, captured.exit_code)
+def _written_by(captured: Captured, command: str | None) -> tuple[str | None, str | None]:
+    """The tool that wrote a log, read from the log (quality/recognise.py), and the command to name
+    it by: the configured or chosen one when it ran that tool, else the tool's name; unrecognised,
+    the configured or chosen command."""
+    tool = recognise(captured.lines)
+    if tool is None:
+        return None, command
+    return tool.name, command if command is not None and tool.ran(command) else tool.name
+
+
+def _run(captured: Captured, changed: ChangedLines | None, *, errors_only: bool = False) -> ToolRun:
+    """One run's record, counted and located in the check's unit: a type checker's errors
+    (`errors_only`), a linter's warnings."""
+    counted = count(captured.lines, captured.exit_code, errors_only=errors_only)
     return ToolRun(
         command=captured.command,
         source=captured.source,
@@ -254,7 +290,9 @@ def _run(captured: Captured, changed: ChangedLines | None) -> ToolRun:
         output=captured.output,
         count=counted,
         first_error=captured.first_error,
-        located=None if changed is None else classify(locate(captured.lines), changed, counted),
+        located=None
+        if changed is None
+        else classify(locate(captured.lines, errors_only=errors_only), changed, counted),
     )
 
 

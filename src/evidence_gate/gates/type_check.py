@@ -16,7 +16,12 @@ from evidence_gate.wording import plural
 ID = "type-check"
 TITLE = "Type checker"
 SPEC = ToolSpec(
-    check=1, tool="type checker", command="typecheck", config_key="type-check-command", log_key="type-check"
+    check=1,
+    tool="type checker",
+    command="typecheck",
+    config_key="type-check-command",
+    log_key="type-check",
+    errors_only=True,
 )
 
 

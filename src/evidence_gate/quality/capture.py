@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from evidence_gate.effects import Effects
-from evidence_gate.quality.diagnostics import is_diagnostic, is_summary
+from evidence_gate.quality.diagnostics import is_diagnostic, is_summary, is_warning
 from evidence_gate.stacks.commands import CAPTURE
 from evidence_gate.summary.excerpt import excerpt
 from evidence_gate.summary.read import numbered_lines
@@ -50,12 +50,19 @@ def with_exit_marker(command: str) -> str:
 
 
 def run_captured(
-    effects: Effects, command: str, cwd: Path, output: Path, timeout: float, extra: Mapping[str, str]
+    effects: Effects,
+    command: str,
+    cwd: Path,
+    output: Path,
+    timeout: float,
+    extra: Mapping[str, str],
+    *,
+    errors_only: bool = False,
 ) -> Captured:
     """Run `command` in a shell in `cwd` under the capture protocol and read its record."""
     shell = with_exit_marker(command)
     run = effects.commands(["sh", "-c", shell], cwd, output, timeout, extra=extra)
-    captured = read_captured(run.output, command, "ran")
+    captured = read_captured(run.output, command, "ran", errors_only=errors_only)
     if run.timed_out:
         return Captured(
             command=command,
@@ -68,8 +75,9 @@ def run_captured(
     return captured
 
 
-def read_captured(path: Path, command: str, source: str) -> Captured:
-    """A log written under the protocol, in one bounded pass: the last exit marker is the command's."""
+def read_captured(path: Path, command: str, source: str, *, errors_only: bool = False) -> Captured:
+    """A log written under the protocol, in one bounded pass: the last exit marker is the command's.
+    A type checker's (`errors_only`) first error is never a warning (diagnostics.py)."""
     exit_code: int | None = None
     first_error: str | None = None
     first_diagnostic: str | None = None
@@ -80,9 +88,14 @@ def read_captured(path: Path, command: str, source: str) -> Captured:
         if found:
             exit_code = int(found.group("code"))
             continue
-        if first_diagnostic is None and is_diagnostic(line):
+        if first_diagnostic is None and is_diagnostic(line) and not (errors_only and is_warning(line)):
             first_diagnostic = line.strip()[:MAX_FIRST_ERROR]
-        if first_error is None and _ERROR_WORD.search(line) and not is_summary(line):
+        if (
+            first_error is None
+            and _ERROR_WORD.search(line)
+            and not is_summary(line)
+            and not (errors_only and is_warning(line))
+        ):
             first_error = line.strip()[:MAX_FIRST_ERROR]
         if len(kept) < MAX_KEPT_LINES:
             kept.append(line[:MAX_KEPT_CHARS])

@@ -18,6 +18,7 @@ import jsonschema
 
 from evidence_gate.documents import load_yaml, schema_message
 from evidence_gate.errors import ConfigError
+from evidence_gate.quality.diagnostics import is_warning
 
 _GROUPS = {
     "diagnostic": {"path", "line", "message"},
@@ -72,8 +73,11 @@ def _pattern(item: dict[str, Any], where: str) -> LinePattern:
     return LinePattern(tools=tuple(item["tools"]), kind=item["kind"], pattern=pattern)
 
 
-def locate(lines: Iterable[str], patterns: tuple[LinePattern, ...] | None = None) -> tuple[Found, ...]:
-    """Every diagnostic of `lines`, in order, each with the place it names when it names one."""
+def locate(
+    lines: Iterable[str], patterns: tuple[LinePattern, ...] | None = None, *, errors_only: bool = False
+) -> tuple[Found, ...]:
+    """Every diagnostic of `lines`, in order, each with the place it names when it names one; for a
+    type checker (`errors_only`), its errors alone: a warning or a note is no error (diagnostics.py)."""
     table = default_patterns() if patterns is None else patterns
     found: list[Found] = []
     current_file: str | None = None
@@ -104,4 +108,4 @@ def locate(lines: Iterable[str], patterns: tuple[LinePattern, ...] | None = None
             found.append(Found(path=groups["path"], line=int(groups["line"]), message=groups["message"].strip()))
     if opening is not None:
         found.append(Found(path=None, line=None, message=opening))
-    return tuple(found)
+    return tuple(item for item in found if not (errors_only and is_warning(item.message)))

@@ -30,7 +30,7 @@ from typing import Literal, TypeVar
 from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.quality.stagnation import history_line
 from evidence_gate.render.escaping import _Untrusted
-from evidence_gate.render.quality_view import QualityView, quality_view
+from evidence_gate.render.quality_view import QualityView, quality_view, rows_label
 from evidence_gate.wording import plural
 
 _GATE_ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
@@ -56,17 +56,6 @@ _GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
     GateVerdict.INFO: ("INFO", "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} info"),
     GateVerdict.UNVERIFIABLE: ("UNVERIFIABLE", "\N{BUST IN SILHOUETTE} unverifiable"),
 }
-# The order gates are counted in a label: what blocks first.
-_GATE_COUNT_ORDER = (
-    (GateVerdict.FAIL, "failed"),
-    (GateVerdict.MISSING, "missing"),
-    (GateVerdict.UNAVAILABLE, "unavailable"),
-    (GateVerdict.PASS, "passed"),
-    (GateVerdict.NOT_APPLICABLE, "not applicable"),
-    (GateVerdict.OFF, "off"),
-    (GateVerdict.INFO, "info"),
-    (GateVerdict.UNVERIFIABLE, "unverifiable"),
-)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,17 +151,6 @@ def _deltas_label(ledger: Ledger) -> str:
     return ", ".join(parts) or "no change against the base"
 
 
-def _gates_label(gates: Sequence[GateResult]) -> str:
-    if not gates:
-        return "no gate ran"
-    parts = [
-        f"{count} {words}"
-        for verdict, words in _GATE_COUNT_ORDER
-        if (count := sum(1 for gate in gates if gate.verdict == verdict))
-    ]
-    return f"{plural(len(gates), 'gate', 'gates')}: {', '.join(parts)}"
-
-
 @dataclass(frozen=True, kw_only=True)
 class ExcerptView:
     label: _Untrusted  # the log's name and the exit code it records
@@ -227,7 +205,7 @@ class Context:
     verdict_label: str
     verdict_icon: str
     verdict_reason: str
-    gates_label: str
+    gates_label: str  # the Results rows counted by the word each shows (quality_view.rows_label)
     counts: CountsView | None
     counts_label: str
     deltas_label: str
@@ -352,7 +330,7 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
         verdict_label=label,
         verdict_icon=icon,
         verdict_reason=reason,
-        gates_label=_gates_label(ledger.gates),
+        gates_label=rows_label(ledger),
         counts=None
         if counts is None
         else CountsView(executed=counts.executed, passed=counts.passed, failed=counts.failed, skipped=counts.skipped),

@@ -1,18 +1,21 @@
 """The quality-gate report's part of the template context: the state snapshot, the Toolchain and
 Results tables, one evidence section per numbered check (its marker word, and for a failed check
 its signature), the sections of the gates without a number (strength, gate integrity), the
-blocking reasons and the stagnation. Values only; `report.md.j2` and `comment.md.j2` lay them out.
+blocking reasons (every failed, missing and unavailable check and gate, with what to do) and the
+stagnation. Values only; `report.md.j2` and `comment.md.j2` lay them out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, GateVerdict, Ledger
 from evidence_gate.quality.checks import CHECKS, MARKER_WORDS, Check, first_error
 from evidence_gate.quality.record import Baseline, QualityRecord, tool_figures
 from evidence_gate.render.escaping import _Untrusted
+from evidence_gate.render.remedies import default_remedies
+from evidence_gate.wording import plural
 
 NONE = "\N{EM DASH}"
 COMPARED = frozenset({1, 2, 3, 4})  # the checks whose Results row has a baseline
@@ -49,6 +52,14 @@ class SectionView:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ReasonView:
+    """One line of the verdict block: a check or gate that blocks, and what to do about it."""
+
+    what: _Untrusted  # "Check 3 (Test Suite): FAIL: 2 tests failed", "Test strength: MISSING: …"
+    todo: str  # trusted: remedies.yaml's line, printed as Markdown
+
+
+@dataclass(frozen=True, kw_only=True)
 class QualityView:
     stage: str
     commit: _Untrusted | None
@@ -58,7 +69,7 @@ class QualityView:
     checks: list[CheckView]
     sections: list[SectionView]  # the gates without a number
     sections_dropped: int  # of them, left out to fit
-    reasons: list[_Untrusted]  # why it is blocked
+    reasons: list[ReasonView]  # why it is blocked: every failed, missing and unavailable check and gate
     stagnation: _Untrusted | None
     baseline_source: _Untrusted
     history: _Untrusted
@@ -76,11 +87,8 @@ def quality_view(
     checks = [_check(check, by_id.get(check.gate), ledger, record, clip) for check in CHECKS]
     numbered = {check.gate for check in CHECKS}
     others = [(index, gate) for index, gate in enumerate(ledger.gates) if gate.id not in numbered]
-    sections = [
-        SectionView(marker=MARKER_WORDS[gate.verdict], gate=views[index])
-        for index, gate in (others if rows is None else others[:rows])
-        if index in views
-    ]
+    shown = [(index, gate) for index, gate in (others if rows is None else others[:rows]) if index in views]
+    sections = [SectionView(marker=shown_word(gate.verdict), gate=views[index]) for index, gate in shown]
     state = record.state
     return QualityView(
         stage=str(record.stage),
@@ -99,7 +107,7 @@ def quality_view(
         ],
         checks=checks,
         sections=sections,
-        reasons=_reasons(ledger, clip),
+        reasons=_reasons(ledger, {index for index, _ in shown}, clip),
         sections_dropped=len(others) - len(sections),
         stagnation=None if record.stagnation is None else clip(record.stagnation.message),
         baseline_source=clip(record.baseline_source),
@@ -131,7 +139,7 @@ def _check(
         number=check.number,
         title=check.title,
         marker=MARKER_WORDS[gate.verdict],
-        shown="OFF" if gate.verdict is GateVerdict.OFF else MARKER_WORDS[gate.verdict],
+        shown=shown_word(gate.verdict),
         baseline=clip(_baseline_cell(check.number, record.baseline)),
         current=clip(_current_cell(check.number, gate, ledger)),
         gate=view,
@@ -172,15 +180,74 @@ def _current_cell(number: int, gate: GateResult, ledger: Ledger) -> str:
     return NONE
 
 
-def _reasons(ledger: Ledger, clip: Callable[[str], _Untrusted]) -> list[_Untrusted]:
-    """Each blocking numbered check's reason (at most nine lines: a gate without a number says its
-    own in its Results row); `no evidence` when nothing spoke."""
+def shown_word(verdict: GateVerdict) -> str:
+    """The word a Results row shows: the marker word, or OFF for a gate switched off."""
+    return "OFF" if verdict is GateVerdict.OFF else MARKER_WORDS[verdict]
+
+
+# The words of the Results rows as the header counts them, in that order: what blocks first.
+_ROW_COUNT_ORDER = (
+    ("FAIL", "failed"),
+    ("MISSING", "missing"),
+    ("PASS", "passed"),
+    ("NOT_APPLICABLE", "not applicable"),
+    ("OFF", "off"),
+    ("INFO", "info"),
+    ("UNVERIFIABLE", "unverifiable"),
+)
+
+
+def rows_label(ledger: Ledger) -> str:
+    """The header's count of the Results rows by the word each shows ("11 gates: 1 missing, 4 passed,
+    6 not applicable"): one row per numbered check (a check the ledger does not hold is not
+    applicable) and one per other gate, those left out to fit included."""
+    if not ledger.gates:
+        return "no gate ran"
     by_id = {gate.id: gate for gate in ledger.gates}
+    numbered = {check.gate for check in CHECKS}
+    words = [
+        shown_word(gate.verdict) if (gate := by_id.get(check.gate)) is not None else "NOT_APPLICABLE"
+        for check in CHECKS
+    ]
+    words += [shown_word(gate.verdict) for gate in ledger.gates if gate.id not in numbered]
+    parts = [f"{count} {label}" for word, label in _ROW_COUNT_ORDER if (count := words.count(word))]
+    return f"{plural(len(words), 'gate', 'gates')}: {', '.join(parts)}"
+
+
+def _reasons(ledger: Ledger, kept: Collection[int], clip: Callable[[str], _Untrusted]) -> list[ReasonView]:
+    """Every check and gate that blocks (failed, missing, unavailable), the numbered checks first, by
+    number, then the other gates (strength, gate integrity) in the ledger's order, each with what
+    to do; `no evidence` when nothing spoke. Of the other gates, those whose rows were kept to fit
+    (`kept`, by index): the rest are counted under the Results table."""
+    remedies = default_remedies()
+    by_id = {gate.id: gate for gate in ledger.gates}
+    numbered = {check.gate for check in CHECKS}
     reasons = [
-        clip(f"Check {check.number} ({check.title}): {MARKER_WORDS[gate.verdict]}: {first_error(gate)}")
+        ReasonView(
+            what=clip(f"Check {check.number} ({check.title}): {_said(gate)}"),
+            todo=remedies.for_gate(gate.id, gate.verdict),
+        )
         for check in CHECKS
         if (gate := by_id.get(check.gate)) is not None and gate.verdict in BLOCKING
     ]
+    reasons += [
+        ReasonView(
+            what=clip(f"{gate.title}: {_said(gate)}"),
+            todo=remedies.for_gate(gate.id, gate.verdict),
+        )
+        for index, gate in enumerate(ledger.gates)
+        if gate.id not in numbered and gate.verdict in BLOCKING and index in kept
+    ]
     if not reasons and not {gate.verdict for gate in ledger.gates} - SILENT:
-        reasons.append(clip(NO_EVIDENCE))
+        reasons.append(
+            ReasonView(
+                what=clip(NO_EVIDENCE),
+                todo="hand in the test run's reports (`reports`) and the tools' logs (`logs`), or run the runner step",
+            )
+        )
     return reasons
+
+
+def _said(gate: GateResult) -> str:
+    """A blocking gate's word and first error, the sentence's own full stop dropped (the line adds one)."""
+    return f"{MARKER_WORDS[gate.verdict]}: {first_error(gate).rstrip('.')}"

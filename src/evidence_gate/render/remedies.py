@@ -1,0 +1,43 @@
+"""What to do about a gate that blocks: one line per gate id and verdict, read from
+`remedies.yaml` (checked by `remedies.schema.json`), with a line per verdict for any other gate."""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.errors import ConfigError
+from evidence_gate.ledger import GateVerdict
+
+
+@dataclass(frozen=True, kw_only=True)
+class Remedies:
+    default: dict[str, str]  # by verdict: fail, missing, unavailable
+    gates: dict[str, dict[str, str]]  # by gate id, then verdict
+
+    def for_gate(self, gate_id: str, verdict: GateVerdict) -> str:
+        return self.gates.get(gate_id, {}).get(str(verdict)) or self.default[str(verdict)]
+
+
+@functools.cache
+def default_remedies() -> Remedies:
+    text = resources.files("evidence_gate.render").joinpath("remedies.yaml").read_bytes()
+    return load_remedies(text, "remedies.yaml")
+
+
+def load_remedies(data: bytes, source: str) -> Remedies:
+    document: Any = load_yaml(data, source, ConfigError)
+    schema = json.loads(resources.files("evidence_gate.render").joinpath("remedies.schema.json").read_text("utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
+        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    return Remedies(
+        default=dict(document["default"]), gates={key: dict(value) for key, value in document["gates"].items()}
+    )
