@@ -75,8 +75,24 @@ def test_golangci_lints_line_names_its_linter_after_the_message() -> None:
 
 
 def test_an_opening_with_no_arrow_before_the_next_diagnostic_has_no_place() -> None:
-    lines = ["warning: unused manifest key: package.foo", "warning: unused variable: `x`", " --> src/lib.rs:4:9"]
+    lines = ["warning: the crate has no docs", "warning: unused variable: `x`", " --> src/lib.rs:4:9"]
     assert [(item.path, item.line) for item in locate(lines)] == [(None, None), ("src/lib.rs", 4)]
+
+
+def test_cargos_manifest_warnings_are_about_cargo_toml_the_base_s_unless_the_change_touched_it() -> None:
+    """`warning: no edition set` is printed by cargo for Cargo.toml itself, with no line: on a first
+    pull request that leaves Cargo.toml alone it is the base's, never a new warning with no place."""
+    lines = [
+        "warning: no edition set: defaulting to the 2015 edition while the latest is 2024",
+        "warning: unused manifest key: package.foo",
+    ]
+    found = locate(lines)
+    assert [(item.path, item.line) for item in found] == [("Cargo.toml", None), ("Cargo.toml", None)]
+    untouched = ChangedLines(lines={"src/lib.rs": frozenset({3})}, top="/w", root="")
+    assert (classify(found, untouched, None).pre_existing, classify(found, untouched, None).new) == (2, 0)
+    touched = ChangedLines(lines={"Cargo.toml": frozenset({7})}, top="/w", root="")
+    located = classify(found, touched, None)
+    assert (located.new, located.unlocated, located.new_shown[0].text) == (2, 0, f"Cargo.toml: {lines[0]}")
 
 
 def test_the_compilers_closing_counts_are_no_diagnostics() -> None:

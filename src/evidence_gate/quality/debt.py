@@ -143,6 +143,11 @@ def _changed(path: str, line: int, changed: ChangedLines) -> bool:
     return any(line in numbers for file, numbers in changed.lines.items() if path.endswith("/" + file))
 
 
+def _keep(shown: list[Diagnostic], item: Diagnostic) -> None:
+    if len(shown) < MAX_SHOWN:
+        shown.append(item)
+
+
 def classify(found: Sequence[Found], changed: ChangedLines, counted: int | None) -> Located:
     """The diagnostics `found` told apart; the ones the tool counted (`counted`, its summary) beyond
     those found are new with no place."""
@@ -151,6 +156,16 @@ def classify(found: Sequence[Found], changed: ChangedLines, counted: int | None)
     new_count = old_count = unlocated = 0
     for item in found:
         message = item.message[:MAX_MESSAGE]
+        if item.path is not None and item.line is None:  # about a whole file: new when the change touched it
+            path = repo_path(item.path, changed)
+            shown = Diagnostic(where=path, message=message)
+            if path in changed.lines:
+                new_count += 1
+                _keep(new, shown)
+            else:
+                old_count += 1
+                _keep(old, shown)
+            continue
         if item.path is None or item.line is None:
             unlocated += 1
             new_count += 1

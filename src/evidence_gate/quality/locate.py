@@ -27,6 +27,7 @@ _GROUPS = {
     "opening": {"message"},
     "arrow": {"path", "line"},
     "skip": set(),
+    "whole_file": {"message"},
 }
 
 
@@ -44,6 +45,7 @@ class LinePattern:
     tools: tuple[str, ...]
     kind: str
     pattern: re.Pattern[str]
+    file: str | None = None  # a `whole_file` diagnostic's file (cargo's manifest warnings: Cargo.toml)
 
 
 @functools.cache
@@ -70,7 +72,7 @@ def _pattern(item: dict[str, Any], where: str) -> LinePattern:
     missing = _GROUPS[item["kind"]] - set(pattern.groupindex)
     if missing:
         raise ConfigError(f"{where}: a {item['kind']} pattern needs the group(s) {', '.join(sorted(missing))}")
-    return LinePattern(tools=tuple(item["tools"]), kind=item["kind"], pattern=pattern)
+    return LinePattern(tools=tuple(item["tools"]), kind=item["kind"], pattern=pattern, file=item.get("file"))
 
 
 def locate(
@@ -84,10 +86,11 @@ def locate(
     opening: str | None = None  # a diagnostic waiting for its `-->` line
     for text in lines:
         line = text.rstrip("\r\n")
-        match = next(((entry.kind, m) for entry in table if (m := entry.pattern.match(line))), None)
+        match = next(((entry, m) for entry in table if (m := entry.pattern.match(line))), None)
         if match is None:
             continue
-        kind, groups = match
+        entry, groups = match
+        kind = entry.kind
         if kind == "skip":
             continue
         if kind == "arrow":
@@ -98,7 +101,9 @@ def locate(
         if opening is not None:  # another diagnostic came first: the open one named no place
             found.append(Found(path=None, line=None, message=opening))
             opening = None
-        if kind == "opening":
+        if kind == "whole_file":
+            found.append(Found(path=entry.file, line=None, message=groups["message"].strip()))
+        elif kind == "opening":
             opening = groups["message"].strip()
         elif kind == "file":
             current_file = groups["path"]
