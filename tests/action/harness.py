@@ -74,10 +74,13 @@ def server() -> Iterator[FakeGitHub]:
     check_no_violations(fake)
 
 
-def make_repo(repo: Repo, tests: str) -> tuple[str, str]:
+UNTESTED_CODE = CART + "\n\ndef discount(price):\n    return price\n"  # code no test runs: still-green
+
+
+def make_repo(repo: Repo, tests: str, production: str = CART + "# discounts\n") -> tuple[str, str]:
     base = repo.commit("base", {"pyproject.toml": PYPROJECT, "shop/cart.py": CART, ".gitignore": "build/\n"})
     repo.git("checkout", "--quiet", "-b", "feature")
-    head = repo.commit("discounts", {"shop/cart.py": CART + "# discounts\n", "tests/test_cart.py": tests})
+    head = repo.commit("discounts", {"shop/cart.py": production, "tests/test_cart.py": tests})
     return base, head
 
 
@@ -221,9 +224,11 @@ def post_marked_comments(server: FakeGitHub, *texts: str) -> None:
         assert response.status_code == 201
 
 
-def pull_request(repo: Repo, server: FakeGitHub, tests: str = TESTS) -> tuple[str, str]:
+def pull_request(
+    repo: Repo, server: FakeGitHub, tests: str = TESTS, production: str = CART + "# discounts\n"
+) -> tuple[str, str]:
     """The usual arrangement: a base and a head commit, the PR on the fake, the test step's reports."""
-    base, head = make_repo(repo, tests)
+    base, head = make_repo(repo, tests, production)
     seed(server, base, head)
     run_pytest(repo)
     return base, head

@@ -21,6 +21,7 @@ from .harness import (
     FAILING,
     PR,
     TESTS,
+    UNTESTED_CODE,
     Run,
     event,
     make_repo,
@@ -198,8 +199,8 @@ def test_a_ledger_made_on_the_runner_is_published_by_the_container_step(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
     """The runner step (CI) runs the strength gate, which the container cannot: its result crosses
-    in the ledger. The change only adds a comment to shop/cart.py, so its new test is still-green."""
-    base, head = pull_request(repo, server)
+    in the ledger. No test runs the function the change adds to shop/cart.py, so its new test is still-green."""
+    base, head = pull_request(repo, server, production=UNTESTED_CODE)
     made = subprocess.run(
         [
             sys.executable,

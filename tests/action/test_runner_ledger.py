@@ -15,7 +15,17 @@ from evidence_gate.ledger import GateVerdict
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo, local_environment
-from .harness import FAILING, TOOLS_OFF, Run, action_environ, event, pull_request, run_entrypoint, runner_files
+from .harness import (
+    FAILING,
+    TOOLS_OFF,
+    UNTESTED_CODE,
+    Run,
+    action_environ,
+    event,
+    pull_request,
+    run_entrypoint,
+    runner_files,
+)
 
 LEDGER = "evidence-gate-ledger.json"
 
@@ -50,10 +60,10 @@ def sha256(path: Path) -> str:
 def test_strength_comes_from_the_runner_and_is_shown_as_measured_there(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
-    base, head = pull_request(repo, server)
+    base, head = pull_request(repo, server, production=UNTESTED_CODE)
     event_path = event(tmp_path, base, head)
     made = runner_step(repo, event_path, "--base", base, "--head", head)
-    assert made.returncode == 1, made.stderr  # a still-green test: the change only adds a comment
+    assert made.returncode == 1, made.stderr  # a still-green test: no test runs the code the change adds
     run = action(repo, event_path, head, ledger=LEDGER, ledger_sha256=sha256(repo.path / LEDGER))
     assert run.outputs["verdict"] == "BLOCKED"
     strength = run.ledger.gate("strength")
