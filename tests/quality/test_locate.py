@@ -165,3 +165,20 @@ def test_golangci_lint_is_recognised_by_its_linter_names() -> None:
     found = recognise(["pkg/shop.go:12:2: ineffectual assignment to err (ineffassign)", "1 issues:"])
     assert found is not None and found.name == "golangci-lint"
     assert found.ran("golangci-lint run ./...") and not found.ran("go vet ./...")
+
+
+def test_a_clippy_run_that_stops_the_build_counts_its_diagnostics_not_its_closing_lines() -> None:
+    """`-D warnings` turns clippy's findings into errors and the build stops: cargo's closing lines
+    (`could not compile … due to N previous errors`, `build failed, waiting for other jobs`) are no
+    diagnostics, so no count is left over to be called new with no place."""
+    lines = [
+        "warning: no edition set: defaulting to the 2015 edition while the latest is 2024",
+        "error: deref on an immutable reference",
+        "  --> src/lib.rs:9:5",
+        "error: could not compile `shop` (lib) due to 1 previous error",
+        "warning: build failed, waiting for other jobs to finish...",
+    ]
+    assert count(lines, 101) == 2
+    untouched = ChangedLines(lines={"src/lib.rs": frozenset({3})}, top="/w", root="")
+    located = classify(locate(lines), untouched, count(lines, 101))
+    assert (located.pre_existing, located.new, located.unlocated) == (2, 0, 0)

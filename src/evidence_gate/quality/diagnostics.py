@@ -33,7 +33,11 @@ _SUMMARIES = (
     (re.compile(r"^(?:warning|error): .* generated (?P<n>\d+) (?:warnings?|errors?)"), "warnings"),  # cargo, clippy
 )
 _DIAGNOSTIC = re.compile(r"^\s*(?!-->)[^\s:][^:]*:\d+(?::\d+)?:\s+\S")  # `path:line[:col]: message`
-_RUST_DIAGNOSTIC = re.compile(r"^(?:error|warning)(?:\[\w+\])?: (?!.*generated \d+)")
+# cargo's and rustc's own closing lines name no diagnostic: a crate's count, the build stopping
+_RUST_DIAGNOSTIC = re.compile(
+    r"^(?:error|warning)(?:\[\w+\])?: (?!.*generated \d+|could not compile\b|aborting due to\b|build failed\b"
+    r"|\d+ (?:warnings?|errors?) emitted)"
+)
 # A diagnostic that is not an error: cargo's and rustc's `warning: …`, `path:line: warning: …`, a note.
 _NOT_ERROR = re.compile(
     r"^\s*(?:(?!-->)[^\s:][^:]*:\d+(?::\d+)?:\s+)?(?:warning|note|help)(?:\[[\w:-]+\])?:", re.IGNORECASE
