@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub
+from tests.github_fake.runner_files import read_outputs
 
 ROOT = Path(__file__).parent.parent.parent
 REPO = "octo-org/shop"
@@ -88,22 +89,8 @@ def _text(value: object) -> str:
 
 
 def read_step_file(path: Path) -> dict[str, str]:
-    """A GITHUB_OUTPUT file: `name=value` lines and `name<<DELIMITER` blocks."""
-    values: dict[str, str] = {}
-    lines = iter(path.read_text().splitlines()) if path.exists() else iter(())
-    for line in lines:
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            block = []
-            for inner in lines:
-                if inner == delimiter:
-                    break
-                block.append(inner)
-            values[name] = "\n".join(block)
-        elif "=" in line:
-            name, value = line.split("=", 1)
-            values[name] = value
-    return values
+    """A step's GITHUB_OUTPUT file, which may not have been written."""
+    return read_outputs(path.read_text()) if path.exists() else {}
 
 
 @dataclass
@@ -173,9 +160,11 @@ class WorkflowRun:
             if not name.startswith(("GITHUB_", "INPUT_", "RUNNER_", "ACTIONS_", "PYTEST_")) and name != "CI"
         }
         path = os.pathsep.join([*self.path_prefix, kept.get("PATH", os.defpath)])
+        return {**kept, "PATH": path, **self.github_environment(), "RUNNER_OS": "Linux", **self.extra_env}
+
+    def github_environment(self) -> dict[str, str]:
+        """What GitHub sets for every step, a `run:` step's and a Docker action's alike."""
         return {
-            **kept,
-            "PATH": path,
             "CI": "true",
             "GITHUB_ACTIONS": "true",
             "GITHUB_REPOSITORY": REPO,
@@ -186,8 +175,6 @@ class WorkflowRun:
             "GITHUB_API_URL": self.server.url,
             "GITHUB_SERVER_URL": self.server.url,
             "RUNNER_TEMP": str(self.temp),
-            "RUNNER_OS": "Linux",
-            **self.extra_env,
         }
 
     def run_job(self, job: str | None = None) -> None:
@@ -309,18 +296,9 @@ class WorkflowRun:
         environ = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": str(self.home),
-            "CI": "true",
-            "GITHUB_ACTIONS": "true",
-            "GITHUB_REPOSITORY": REPO,
-            "GITHUB_EVENT_NAME": self.event_name,
-            "GITHUB_EVENT_PATH": str(self.event_path),
-            "GITHUB_SHA": self.head,
-            "GITHUB_WORKSPACE": str(self.workspace),
-            "GITHUB_API_URL": self.server.url,
-            "GITHUB_SERVER_URL": self.server.url,
+            **self.github_environment(),
             "GITHUB_OUTPUT": str(output_file),
             "GITHUB_STEP_SUMMARY": str(summary),
-            "RUNNER_TEMP": str(self.temp),
             **{f"INPUT_{key.upper()}": value for key, value in inputs.items()},
         }
         result = subprocess.run(

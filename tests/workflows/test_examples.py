@@ -20,7 +20,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +29,6 @@ from evidence_gate.ledger import GateVerdict, Verdict
 from evidence_gate.ledger_document import read_ledger
 from evidence_gate.strength.sandbox import PREFIX
 from tests.github_fake import FakeGitHub
-from tests.github_fake.fixture import check_no_violations, start_github_server
 
 from ..conftest import Repo
 from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event, push_event
@@ -60,16 +58,6 @@ def runner_cli(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=600,
     )
     return temp / "evidence-gate-venv"
-
-
-@pytest.fixture
-def server() -> Iterator[FakeGitHub]:
-    fake = start_github_server()
-    try:
-        yield fake
-    finally:
-        fake.stop()
-    check_no_violations(fake)
 
 
 @pytest.fixture(scope="session")
