@@ -8,7 +8,7 @@
 # they are there (a missing one is skipped, saying so); flake8 and pylint from pip, eslint, tsc and
 # pyright from npm, when node is there. expected.json is maintained by hand. Absolute paths in the
 # output are shortened to the project's (`/tmp/.../errors/` removed) where a reader sees them
-# relative, and kept as `/work/shop/` where the tool prints them absolute.
+# relative, and kept as `/checkout/shop/` where the tool prints them absolute.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -84,7 +84,7 @@ if command -v npm >/dev/null; then
   protocol "$n/errors" "$out/tsc/plain.log" "$n/tools/node_modules/.bin/tsc" -p . --pretty false
   protocol "$n/errors" "$out/tsc/pretty.log" "$n/tools/node_modules/.bin/tsc" -p . --pretty true
   protocol "$n/errors" "$out/pyright/errors.log" "$n/tools/node_modules/.bin/pyright" shop.py
-  sed -i "s#$n/errors/#/work/shop/#g" "$out/eslint/"*.log "$out/pyright/errors.log"
+  sed -i "s#$n/errors/#/checkout/shop/#g" "$out/eslint/"*.log "$out/pyright/errors.log"
   sed -i 's/\x1b\[[0-9;]*m//g' "$out/tsc/pretty.log"
 else
   echo "== npm is not installed: eslint, tsc and pyright fixtures left as they are"
@@ -118,18 +118,18 @@ if command -v cargo >/dev/null; then
   # cargo check without --quiet: the warning and its "generated 1 warning" line, exit 0 (0 errors).
   (cd "$r/shop" && cargo clean --quiet)
   protocol "$r/shop" "$out/cargo/check-warnings.log" env CARGO_TERM_COLOR=never cargo check --offline
-  sed -i -E "s#$r/shop/##g; s#$r/#/work/#g; s#\(file://[^)]*\)##g; s#in [0-9.]+s#in 0.00s#g" "$out/cargo/check-warnings.log"
+  sed -i -E "s#$r/shop/##g; s#$r/#/checkout/#g; s#\(file://[^)]*\)##g; s#in [0-9.]+s#in 0.00s#g" "$out/cargo/check-warnings.log"
   # An error beside a warning (unused_parens, an early lint): one error, exit 101.
   cargo new --quiet --lib --vcs none "$r/broken"
   printf 'pub fn total(prices: &[i64]) -> i64 {\n    let _kept = (1);\n    let n: i64 = "one";\n    prices.iter().sum::<i64>() + n\n}\n' > "$r/broken/src/lib.rs"
   protocol "$r/broken" "$out/cargo/check-error.log" env CARGO_TERM_COLOR=never cargo check --offline
-  sed -i -E "s#$r/broken/##g; s#$r/#/work/#g; s#\(file://[^)]*\)##g; s#in [0-9.]+s#in 0.00s#g" "$out/cargo/check-error.log"
+  sed -i -E "s#$r/broken/##g; s#$r/#/checkout/#g; s#\(file://[^)]*\)##g; s#in [0-9.]+s#in 0.00s#g" "$out/cargo/check-error.log"
   # cargo clippy: a lint of clippy's own (ptr_arg), named `clippy::` in its note.
   if cargo clippy --version >/dev/null 2>&1; then
     cargo new --quiet --lib --vcs none "$r/lints"
     printf 'pub fn total(prices: &Vec<i64>) -> i64 {\n    prices.iter().sum()\n}\n' > "$r/lints/src/lib.rs"
     protocol "$r/lints" "$out/cargo/clippy.log" env CARGO_TERM_COLOR=never cargo clippy --offline --quiet
-    sed -i -E "s#$r/lints/##g; s#$r/#/work/#g; s#rust-clippy/rust-[0-9.]+/#rust-clippy/master/#g" "$out/cargo/clippy.log"
+    sed -i -E "s#$r/lints/##g; s#$r/#/checkout/#g; s#rust-clippy/rust-[0-9.]+/#rust-clippy/master/#g" "$out/cargo/clippy.log"
   fi
 else
   echo "== cargo is not installed: cargo fixtures left as they are"

@@ -24,10 +24,10 @@ CASES: dict[str, list[tuple[str | None, int | None]]] = {
     "ruff/concise.log": PYTHON_ERRORS,
     "flake8/errors.log": PYTHON_ERRORS,
     "pylint/errors.log": [("shop.py", 1), ("shop.py", 5), ("shop.py", 9), ("shop.py", 1), ("shop.py", 2)],
-    "pyright/errors.log": [("/work/shop/shop.py", 6), ("/work/shop/shop.py", 10)],
-    "eslint/stylish.log": [("/work/shop/src/shop.js", 1), ("/work/shop/src/shop.js", 2)],
-    "eslint/unix.log": [("/work/shop/src/shop.js", 1), ("/work/shop/src/shop.js", 2)],
-    "eslint/compact.log": [("/work/shop/src/shop.js", 1), ("/work/shop/src/shop.js", 2)],
+    "pyright/errors.log": [("/checkout/shop/shop.py", 6), ("/checkout/shop/shop.py", 10)],
+    "eslint/stylish.log": [("/checkout/shop/src/shop.js", 1), ("/checkout/shop/src/shop.js", 2)],
+    "eslint/unix.log": [("/checkout/shop/src/shop.js", 1), ("/checkout/shop/src/shop.js", 2)],
+    "eslint/compact.log": [("/checkout/shop/src/shop.js", 1), ("/checkout/shop/src/shop.js", 2)],
     "tsc/plain.log": [("src/shop.ts", 1), ("src/shop.ts", 4)],
     "tsc/pretty.log": [("src/shop.ts", 1), ("src/shop.ts", 4)],
     "go-vet/clean.log": [],
@@ -111,13 +111,13 @@ def test_a_pattern_without_the_groups_its_kind_needs_is_refused() -> None:
         load_patterns(table, "locations.yaml")
 
 
-CHANGED = ChangedLines(lines={"shop/cart.py": frozenset({3, 4}), "shop/new.py": frozenset({1})}, top="/work/shop")
+CHANGED = ChangedLines(lines={"shop/cart.py": frozenset({3, 4}), "shop/new.py": frozenset({1})}, top="/checkout/shop")
 
 
 def test_paths_are_made_repository_relative() -> None:
-    assert repo_path("/work/shop/shop/cart.py", CHANGED) == "shop/cart.py"
+    assert repo_path("/checkout/shop/shop/cart.py", CHANGED) == "shop/cart.py"
     assert repo_path("./shop/cart.py", CHANGED) == "shop/cart.py"
-    under = ChangedLines(lines={}, top="/work/shop", root="backend")
+    under = ChangedLines(lines={}, top="/checkout/shop", root="backend")
     assert repo_path("app.py", under) == "backend/app.py"  # the tool ran in the stack's root
     assert repo_path("backend/app.py", under) == "backend/app.py"
 
