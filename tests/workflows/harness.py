@@ -10,8 +10,9 @@ pull request's head with its whole history; the credential header it leaves with
 toolchain is this machine's; setup-python's interpreter is a virtualenv of its own, so an install
 step never writes into this machine's Python).
 
-`${{ }}` expressions are evaluated for the few forms the workflows use (context paths, `||`,
-`!cancelled()`); any other form fails the test, so an example cannot use one unseen.
+`${{ }}` expressions are evaluated for the few forms the workflows use (context paths, `||`, `&&`,
+`!cancelled()`, `contains(a.*.name, 'x')`); any other form fails the test, so an example cannot use
+one unseen.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ REPO = "octo-org/shop"
 PR = 12
 CHECKOUT_HEADER = "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46"  # what actions/checkout persists, the token after it
 _EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-_PATH = re.compile(r"[A-Za-z_][\w-]*(?:\.[\w-]+)*")
+_PATH = re.compile(r"[A-Za-z_][\w-]*(?:\.(?:[\w-]+|\*))*")
+_CONTAINS = re.compile(r"contains\((?P<within>[^,]+),\s*'(?P<item>[^']*)'\)")
 
 
 class Unsupported(Exception):
@@ -54,6 +56,16 @@ def evaluate(expression: str, context: Mapping[str, Any]) -> Any:
             if last:
                 return last
         return last
+    if "&&" in text:
+        for part in text.split("&&"):
+            last = evaluate(part, context)
+            if not last:
+                return last
+        return last
+    contains = _CONTAINS.fullmatch(text)
+    if contains:
+        within = evaluate(contains["within"], context)
+        return contains["item"] in within if isinstance(within, (list, str)) else False
     if text in ("!cancelled()", "success()", "always()"):
         return True
     if text == "cancelled()":
@@ -64,7 +76,12 @@ def evaluate(expression: str, context: Mapping[str, Any]) -> Any:
         raise Unsupported(text)
     found: Any = context
     for part in text.split("."):
-        found = found.get(part, "") if isinstance(found, Mapping) else ""
+        if part == "*":  # an object filter: the next part is taken from each item
+            found = found if isinstance(found, list) else []
+        elif isinstance(found, list):
+            found = [item.get(part, "") for item in found if isinstance(item, Mapping)]
+        else:
+            found = found.get(part, "") if isinstance(found, Mapping) else ""
     return found
 
 
@@ -321,14 +338,20 @@ def push_event(before: str, after: str) -> dict[str, Any]:
     return {"ref": "refs/heads/main", "before": before, "after": after, "repository": {"full_name": REPO}}
 
 
-def pull_request_event(base: str, head: str, body: str) -> dict[str, Any]:
+def pull_request_event(base: str, head: str, body: str, labels: tuple[str, ...] = ()) -> dict[str, Any]:
     def side(sha: str) -> dict[str, Any]:
         return {"sha": sha, "ref": "fix", "repo": {"full_name": REPO}}
 
     return {
         "action": "synchronize",
         "number": PR,
-        "pull_request": {"number": PR, "body": body, "head": side(head), "base": side(base)},
+        "pull_request": {
+            "number": PR,
+            "body": body,
+            "head": side(head),
+            "base": side(base),
+            "labels": [{"name": label} for label in labels],
+        },
         "repository": {"full_name": REPO},
         "sender": {"login": "octocat"},
     }

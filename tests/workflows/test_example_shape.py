@@ -1,7 +1,7 @@
 """Every example workflow has the recommended shape, including those this machine cannot run (a
 Gradle wrapper downloads its distribution, Android needs its SDK, iOS needs macOS): the project's
 steps, then the runner step with no token near it, then the container step fed the runner's ledger
-and its digest, on pull requests and on pushes to the default branch."""
+and its digest, on pull requests (their label changes too) and on pushes to the default branch."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ def test_the_example_runs_the_runner_step_then_the_container_step(path: Path) ->
     runner_job, runner_step = steps[runner]
     container_job, container_step = steps[container]
     assert runner_step["with"]["reports"] == container_step["with"]["reports"]
+    # the `refactor` label switches strength off in both steps alike, and a label's change runs it again
+    assert runner_step["with"]["gates-off"] == container_step["with"]["gates-off"]
+    assert "'refactor'" in runner_step["with"]["gates-off"]
+    assert {"labeled", "unlabeled", "synchronize"} <= set(workflow[True]["pull_request"]["types"])
     ledger = runner_step["with"].get("ledger-out", "evidence-gate-ledger.json")
     assert container_step["with"]["ledger"] == ledger
     digest = container_step["with"]["ledger-sha256"]

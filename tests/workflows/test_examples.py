@@ -32,7 +32,7 @@ from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo
 from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event, push_event
-from .projects import NODE_PACKAGE, PROJECTS, Project, frozen_record, node
+from .projects import NODE_PACKAGE, PROJECTS, PY_CART_BUGGY, Project, frozen_record, node
 
 BODY = "Fixes the cart's total.\r\n"
 EXAMPLES = ROOT / "docs" / "examples"
@@ -87,7 +87,14 @@ def project_for(stack: str, request: pytest.FixtureRequest) -> Project:
 
 
 def run_workflow(
-    project: Project, repo: Repo, server: FakeGitHub, tmp_path: Path, runner_cli: Path, base: str, head: str
+    project: Project,
+    repo: Repo,
+    server: FakeGitHub,
+    tmp_path: Path,
+    runner_cli: Path,
+    base: str,
+    head: str,
+    labels: tuple[str, ...] = (),
 ) -> WorkflowRun:
     server.add_pull(REPO, PR, head_sha=head, base_sha=base, body=BODY)
     home = tmp_path / "runner"
@@ -96,7 +103,7 @@ def run_workflow(
         workspace=repo.path,
         home=home,
         server=server,
-        event=pull_request_event(base, head, BODY),
+        event=pull_request_event(base, head, BODY, labels),
         extra_env={
             "EVIDENCE_GATE_PROBE_LOG": str(tmp_path / "probe.log"),
             "EVIDENCE_GATE_PROBE_ROOT": str(os.getpid()),
@@ -162,6 +169,45 @@ def test_a_skip_added_is_flagged(
     container = run.steps[-1]
     assert "RH-1:" in container.outputs["gate-edits"], container.output
     assert "RH-1" in _published(server, head)
+
+
+@pytest.mark.parametrize("labels", [(), ("refactor",)], ids=["unlabelled", "labelled-refactor"])
+def test_a_refactor_its_maintainers_label_is_spared_test_strength_and_nothing_else(
+    labels: tuple[str, ...],
+    repo: Repo,
+    server: FakeGitHub,
+    tmp_path: Path,
+    runner_cli: Path,
+    request: pytest.FixtureRequest,
+) -> None:
+    """The cart's sum written another way, and a test restated: still-green by nature. Unlabelled,
+    strength fails it; labelled `refactor`, both steps switch strength off, the runner runs none of
+    the tests again, and every other check still runs."""
+    project = project_for("python", request)
+    base = repo.commit("base", project.base)
+    repo.git("checkout", "--quiet", "-b", "tidy")
+    tidied = {
+        "shop/cart.py": PY_CART_BUGGY.replace("sum(prices[1:])", "sum(price for price in prices[1:])"),
+        "tests/test_empty.py": project.base["tests/test_empty.py"].replace(
+            "assert total([0]) == 0", 'assert total([0]) == 0, "a single free item"'
+        ),
+    }
+    head = repo.commit("tidy the cart", tidied)
+    run = run_workflow(project, repo, server, tmp_path, runner_cli, base, head, labels)
+    container = run.steps[-1]
+    ledger = read_ledger(repo.path / "evidence-gate-ledger.json")
+    strength = ledger.gate("strength")
+    assert strength is not None, container.output
+    if not labels:
+        assert strength.verdict is GateVerdict.FAIL, strength.headline
+        assert container.outputs["verdict"] == str(Verdict.BLOCKED)
+        return
+    assert strength.verdict is GateVerdict.OFF, strength.headline
+    assert "gates-off" in strength.headline
+    assert container.outputs["verdict"] == str(Verdict.PASS), container.output
+    assert {gate.id for gate in ledger.gates if gate.verdict is GateVerdict.OFF} == {"strength"}
+    ran = (tmp_path / "probe.log").read_text().splitlines()
+    assert [line for line in ran if line.startswith("RAN") and PREFIX in line] == [], "strength ran its tests"
 
 
 def _probe_environment(tmp_path: Path) -> dict[str, str]:
