@@ -115,6 +115,8 @@ def test_an_entry_takes_the_default_truth_for_the_gates_it_leaves_out() -> None:
         (_corpus(_entry(), _entry()), "names used twice: demo-1"),
         (_corpus(_entry(extra="    gates_off: [lint]\n    gates_off_why: no linter\n")), "lint is switched off"),
         (_corpus(_entry(extra="    gates_off: [lint]\n")), "gates_off_why"),
+        (_corpus(_entry(extra="    labels: [refactor]\n    labels_why: a rename\n")), "strength is switched off"),
+        (_corpus(_entry(extra="    labels: [refactor]\n")), "labels_why"),
     ],
 )
 def test_a_corpus_that_breaks_a_rule_is_refused_with_where(corpus: str, says: str) -> None:
@@ -171,6 +173,13 @@ def test_the_event_carries_the_shas_and_no_criteria() -> None:
     pull = replay.event(entry)["pull_request"]
     assert (pull["base"]["sha"], pull["head"]["sha"]) == (SHA_A, SHA_B)
     assert "Acceptance criteria" not in pull["body"]
+
+
+def test_a_refactor_label_reaches_the_event_and_switches_strength_off_as_the_workflow_does() -> None:
+    extra = "    labels: [refactor, docs]\n    labels_why: a rename\n"
+    (entry,) = replay.load_corpus(_corpus(_entry(extra=extra, gates='{strength: {expect: "off", why: "x"}}')), SCHEMA)
+    assert [label["name"] for label in replay.event(entry)["pull_request"]["labels"]] == ["refactor", "docs"]
+    assert entry.gates_off == ("strength",)
 
 
 def test_the_table_has_a_row_per_pr_with_each_mismatch() -> None:

@@ -53,6 +53,7 @@ GATE_IDS = (
     "smoke",
 )
 COMMENT_LIMIT = 20_000  # characters: what a PR comment may hold with room to spare under GitHub's 65,536
+REFACTOR_LABEL = "refactor"  # the label the recommended workflow maps to `gates-off: strength`
 NOISE = ("no exit code recorded",)  # phrases a rendered comment must never say
 BLOCKING = ("BLOCKED", "STAGNATION")
 
@@ -97,6 +98,7 @@ class Entry:
     head_tree: str
     stack: str
     gates_off: tuple[str, ...]
+    labels: tuple[str, ...]  # the pull request's labels, as its maintainers set them
     install: tuple[str, ...]
     test: tuple[str, ...]
     reports: tuple[str, ...]
@@ -123,7 +125,8 @@ def load_corpus(text: str, schema: Mapping[str, Any]) -> tuple[Entry, ...]:
     entries: list[Entry] = []
     for raw in document["prs"]:
         gates = {**defaults, **{gate: _gate_truth(item) for gate, item in raw["truth"]["gates"].items()}}
-        for gate_id in raw.get("gates_off", ()):
+        labels = tuple(raw.get("labels", ()))
+        for gate_id in _gates_off(tuple(raw.get("gates_off", ())), labels):
             if gates.get(gate_id, GateTruth(("off",), "")).expect != ("off",):
                 raise CorpusError(f"{raw['name']}: {gate_id} is switched off, so its truth must be off")
         missing = [gate for gate in GATE_IDS if gate not in gates]
@@ -148,7 +151,8 @@ def load_corpus(text: str, schema: Mapping[str, Any]) -> tuple[Entry, ...]:
                 base_tree=raw["base_tree"],
                 head_tree=raw["head_tree"],
                 stack=raw["stack"],
-                gates_off=tuple(raw.get("gates_off", ())),
+                gates_off=_gates_off(tuple(raw.get("gates_off", ())), labels),
+                labels=labels,
                 install=tuple(raw["install"]),
                 test=tuple(raw["test"]),
                 reports=tuple(raw["reports"]),
@@ -298,6 +302,12 @@ def console_row(outcome: Outcome) -> str:
     return "\n".join(lines)
 
 
+def _gates_off(listed: tuple[str, ...], labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The workflow's `gates-off` input: the entry's own, and strength for a pull request labelled
+    `refactor`, as the recommended workflow's expression switches it off."""
+    return tuple(dict.fromkeys([*listed, *(["strength"] if REFACTOR_LABEL in labels else [])]))
+
+
 def event(entry: Entry) -> dict[str, Any]:
     """A pull_request event built from the entry's SHAs, with a short body (no criteria, no scope)."""
     return {
@@ -308,7 +318,7 @@ def event(entry: Entry) -> dict[str, Any]:
             "title": f"{entry.project}#{entry.pr} ({entry.kind})",
             "body": f"Replay of {entry.repository}/pull/{entry.pr} from the real-PR corpus.",
             "draft": False,
-            "labels": [],
+            "labels": [{"name": label} for label in entry.labels],
             "base": {"sha": entry.base, "ref": "main"},
             "head": {"sha": entry.head, "ref": f"pr-{entry.pr}"},
         },
