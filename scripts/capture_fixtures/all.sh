@@ -6,7 +6,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 
-for family in python python-sessions node node-tape go cargo ctest check cmocka prove ruby phpunit maven gradle coverage tools; do
+for family in python python-sessions node node-tape node-uvu go cargo ctest check cmocka prove ruby phpunit maven gradle coverage tools; do
   echo "==== $family.sh"
   bash "$here/$family.sh"
 done

@@ -40,6 +40,7 @@ LINE_PARSERS: dict[str, str] = {
     "vitest": "vitest",
     "node-test": "node_test",
     "mocha": "mocha",
+    "uvu": "uvu",
     "rspec": "rspec",
     "minitest": "minitest",
     "phpunit": "phpunit",
