@@ -67,7 +67,7 @@ def check_page(root: HtmlElement) -> None:
         ("Ignore-Comment Audit", "NOT_APPLICABLE"),
         ("Smoke Test", "INFO"),
         ("References", "NOT_APPLICABLE"),
-        ("Gate integrity", "PASS"),
+        ("Gate integrity", "REVIEW"),  # a skip added: for review, never green
         ("Test strength", "FAIL"),
     ]
     details = root.xpath("//details")
@@ -75,7 +75,7 @@ def check_page(root: HtmlElement) -> None:
         "Failing tests (1)",
         "Toolchain",
         "Evidence, check by check",
-        "Gate integrity: ✅ pass",
+        "Gate integrity: ⚠️ review",
         "Test strength: ❌ fail",
     ]
     assert "AssertionError: -380 != 0" in text(details[0].xpath(".//pre")[0])

@@ -44,6 +44,7 @@ class GateVerdict(StrEnum):
     MISSING = "missing"  # the tool a check needs is not there (a project with sources and no type checker): blocks
     INFO = "info"  # reported, never blocking (a smoke test)
     UNVERIFIABLE = "unverifiable"  # needs human judgment (a plan item no test can prove): reported, never blocking
+    REVIEW = "review"  # passed, with something a reviewer must read (a relaxing edit tagged): never blocking
 
 
 class Outcome(StrEnum):
@@ -196,9 +197,10 @@ _GATE_RANK = {
     GateVerdict.UNVERIFIABLE: 1,
     GateVerdict.NOT_APPLICABLE: 1,
     GateVerdict.PASS: 2,
-    GateVerdict.UNAVAILABLE: 3,
-    GateVerdict.MISSING: 4,
-    GateVerdict.FAIL: 5,
+    GateVerdict.REVIEW: 3,
+    GateVerdict.UNAVAILABLE: 4,
+    GateVerdict.MISSING: 5,
+    GateVerdict.FAIL: 6,
 }
 
 

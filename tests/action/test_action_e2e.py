@@ -73,7 +73,7 @@ def test_a_skip_added_with_a_suppression_without_reason_shows_as_gate_edits(
     assert run.code == 1
     assert run.outputs["gate-edits"] == "RH-1:1,RH-6:1"
     integrity, audit = run.ledger.gate("gate-integrity"), run.ledger.gate("suppressions")
-    assert integrity is not None and integrity.verdict is GateVerdict.PASS  # it lists the tags for review
+    assert integrity is not None and integrity.verdict is GateVerdict.REVIEW  # tags for review, never green
     assert audit is not None and audit.verdict is GateVerdict.FAIL  # check 7 fails the bare suppression
     assert audit.details == (
         "tests/test_cart.py:4: def test_total():  # noqa -> add the reason on the same line: `# noqa  # <why>`",

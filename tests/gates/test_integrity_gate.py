@@ -12,7 +12,7 @@ from evidence_gate.integrity.frozen import FrozenCheck, FrozenRecord, Parked
 from evidence_gate.integrity.report import summarise
 from evidence_gate.integrity.survey import Survey
 from evidence_gate.integrity.tagger import Inventory, TaggedHunk
-from evidence_gate.ledger import GateVerdict, Ledger, Verdict
+from evidence_gate.ledger import GateVerdict, Ledger, Verdict, overall_verdict
 from evidence_gate.model import ChangedLine, FileKind
 from evidence_gate.render import render_comment, render_job_summary, render_report
 from evidence_gate.settings import Settings
@@ -64,9 +64,9 @@ def test_without_a_base_there_is_no_change_to_inventory() -> None:
     assert integrity.judge(facts, SETTINGS).verdict is GateVerdict.NOT_APPLICABLE
 
 
-def test_relaxations_are_listed_for_review_and_pass() -> None:
+def test_relaxations_are_listed_for_review_and_end_review_never_a_green_pass() -> None:
     gate = integrity.judge(facts(SKIP, PLAIN), SETTINGS)
-    assert (gate.verdict, gate.headline) == (GateVerdict.PASS, "2 gate edits; tagged for review: RH-1")
+    assert (gate.verdict, gate.headline) == (GateVerdict.REVIEW, "2 gate edits; tagged for review: RH-1")
     assert isinstance(gate.data, integrity.IntegrityData)
     assert [(hunk.id, hunk.tags, hunk.excerpt) for hunk in gate.data.hunks] == [("H1", ("RH-1",), "+@pytest.mark.skip")]
     assert [(note.level, note.path, note.line, note.title) for note in gate.annotations] == [
@@ -76,12 +76,34 @@ def test_relaxations_are_listed_for_review_and_pass() -> None:
 
 def test_an_unjustified_suppression_is_listed_for_check_7_and_left_to_it_to_fail() -> None:
     gate = integrity.judge(facts(SKIP, NOQA), SETTINGS)
-    assert gate.verdict is GateVerdict.PASS  # the ignore-comment audit (check 7) fails it, once
+    assert gate.verdict is GateVerdict.REVIEW  # the ignore-comment audit (check 7) fails it, once
     assert isinstance(gate.data, integrity.IntegrityData)
     assert gate.data.suppressions == (
         integrity.Suppression(path="shop/cart.py", line=1, text="import os  # noqa", justified=False),
     )
     assert [note.level for note in gate.annotations] == ["warning", "warning"]
+
+
+def test_a_change_whose_only_tags_are_questions_passes_and_a_review_shows_as_review_with_its_own_count() -> None:
+    unpaired = TaggedHunk(
+        path="shop/cart.py",
+        kind=FileKind.PRODUCTION,
+        header="@@ -3,1 +3,1 @@",
+        tags=("RH-15?",),
+        added=(ChangedLine(number=3, text="    return sum(prices)"),),
+        removed=(ChangedLine(number=3, text="    return sum(prices[1:])"),),
+    )
+    assert integrity.judge(facts(unpaired), SETTINGS).verdict is GateVerdict.PASS
+    gate = integrity.judge(facts(SKIP, unpaired), SETTINGS)
+    assert gate.verdict is GateVerdict.REVIEW
+    ledger = Ledger(
+        verdict=overall_verdict((gate,)), head="a" * 40, base="b" * 40, stack="python", counts=None, gates=(gate,)
+    )
+    assert ledger.verdict is Verdict.PASS  # a review never blocks
+    comment = render_comment(ledger)
+    check_structure(comment, quality_markers(ledger, "comment"))
+    assert "| — | Gate integrity | — | 2 gate edits; tagged for review: RH-1, RH-15? | REVIEW |" in comment
+    assert "1 to review" in comment and "✅ pass" not in comment
 
 
 def test_a_frozen_test_changed_fails_with_the_message_and_parked_criteria_are_shown() -> None:

@@ -8,8 +8,9 @@ reviewer reads each tagged hunk. It fails only where a relaxation is not a matte
 | a suppression or coverage exclusion added without a reason on its line | the ignore-comment audit |
 | a tag listed in `fail-on-tags` | the team's own choice |
 
-The rest pass, listed for review, each with a warning annotation (an unresolved tag, `RH-15?`, is
-listed without one). GROUP_AT or more hunks with the same tags in one folder (a suite removed) are
+The rest pass as `review` (never a green pass: a relaxation is for a reviewer to read), listed, each
+with a warning annotation; a change whose only tags are unresolved (`RH-15?`) passes, those listed
+without one. GROUP_AT or more hunks with the same tags in one folder (a suite removed) are
 read as one line with their count (`RH-3 x312 under tests/unit/`), not one excerpt each; a hunk that
 fails the gate is always read alone. Without a base there is no change to inventory: not applicable,
 said so; an inventory that cannot run is unavailable with its reason, never "none detected".
@@ -332,7 +333,7 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
     return GateResult(
         id=ID,
         title=TITLE,
-        verdict=GateVerdict.FAIL if failures else GateVerdict.PASS,
+        verdict=_verdict(data),
         headline=_headline(data),
         details=(
             *failures,
@@ -353,6 +354,14 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
         ),
         data=data,
     )
+
+
+def _verdict(data: IntegrityData) -> GateVerdict:
+    """Failed (a frozen test rewritten, a tag `fail-on-tags` names); else review when a hunk carries a
+    tag that is no mere question (`RH-15?`): a relaxation passes, but never reads as green."""
+    if data.failures:
+        return GateVerdict.FAIL
+    return GateVerdict.REVIEW if any(not tag.endswith("?") for tag in data.tagged) else GateVerdict.PASS
 
 
 def _headline(data: IntegrityData) -> str:

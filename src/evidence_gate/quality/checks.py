@@ -44,6 +44,7 @@ MARKER_WORDS = {
     GateVerdict.UNAVAILABLE: "MISSING",  # its evidence could not be read: missing, and blocking
     GateVerdict.MISSING: "MISSING",
     GateVerdict.INFO: "INFO",
+    GateVerdict.REVIEW: "REVIEW",  # passed, with a relaxing edit for a reviewer to read
     GateVerdict.UNVERIFIABLE: "UNVERIFIABLE",
 }
 

@@ -54,6 +54,7 @@ _GATE_TEXT: dict[GateVerdict, tuple[str, str]] = {
     GateVerdict.OFF: ("OFF", "\N{DOUBLE VERTICAL BAR} off"),
     GateVerdict.MISSING: ("MISSING", "❌ missing"),
     GateVerdict.INFO: ("INFO", "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16} info"),
+    GateVerdict.REVIEW: ("REVIEW", "⚠️ review"),
     GateVerdict.UNVERIFIABLE: ("UNVERIFIABLE", "\N{BUST IN SILHOUETTE} unverifiable"),
 }
 

@@ -23,7 +23,14 @@ ANNOTATION_MESSAGE_LIMIT = 64 * 1024  # bytes (UTF-8)
 JOB_SUMMARY_LIMIT = 1024 * 1024  # bytes (UTF-8): one step's $GITHUB_STEP_SUMMARY
 
 _PASSING = frozenset(
-    {GateVerdict.PASS, GateVerdict.NOT_APPLICABLE, GateVerdict.OFF, GateVerdict.INFO, GateVerdict.UNVERIFIABLE}
+    {
+        GateVerdict.PASS,
+        GateVerdict.REVIEW,
+        GateVerdict.NOT_APPLICABLE,
+        GateVerdict.OFF,
+        GateVerdict.INFO,
+        GateVerdict.UNVERIFIABLE,
+    }
 )
 
 

@@ -189,6 +189,7 @@ def shown_word(verdict: GateVerdict) -> str:
 _ROW_COUNT_ORDER = (
     ("FAIL", "failed"),
     ("MISSING", "missing"),
+    ("REVIEW", "to review"),
     ("PASS", "passed"),
     ("NOT_APPLICABLE", "not applicable"),
     ("OFF", "off"),
