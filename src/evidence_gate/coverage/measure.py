@@ -2,7 +2,8 @@
 which ran, and which ran under a test that strength found `red` (it fails without the change).
 
 A changed line is one the diff model adds to a production file (never a context line); it is
-executable when a report measures it. Each executed changed line is attributed to tests:
+executable when a report measures it, or measures the multi-line statement that holds it on another
+line (`statements.py`: it is judged by that line). Each executed changed line is attributed to tests:
 
 - by the coverage contexts of the line, where a report recorded them (coverage.py's dynamic
   contexts): each names the test that ran it. A line run outside any test (a module's top level,
@@ -81,6 +82,8 @@ class Measures:
     paths: tuple[CodePath, ...]
     unknown: int = 0  # executable changed lines run by tests strength did not judge: counted as any test's
     unknown_why: str | None = None  # why those lines' tests have no strength verdict
+    # Of the executable changed lines, those judged by the line a report measures their statement on.
+    continued_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -89,6 +92,10 @@ class Measures:
     @property
     def covered(self) -> int:
         return sum(len(lines) for lines in self.covered_lines.values())
+
+    @property
+    def continued(self) -> int:
+        return sum(len(lines) for lines in self.continued_lines.values())
 
     @property
     def gaps(self) -> tuple[CodePath, ...]:
@@ -120,6 +127,7 @@ def measure(
 ) -> Measures:
     executable: dict[str, tuple[int, ...]] = {}
     covered: dict[str, tuple[int, ...]] = {}
+    continued: dict[str, tuple[int, ...]] = {}
     states: list[_LineState] = []
     unjudged: dict[str, str] = {}  # a test strength did not judge -> its verdict and reason
     unnamed: dict[str, str] = {}  # a file with an executed line no test can be named for -> why
@@ -132,6 +140,8 @@ def measure(
             continue
         executable[path] = measured
         covered[path] = tuple(line for line in measured if line in report.covered)
+        if report.continued:
+            continued[path] = tuple(line for line in measured if line in report.continued)
         order = sorted(report.measured)
         previous: int | None = None
         for line in measured:
@@ -172,6 +182,7 @@ def measure(
         paths=_paths(states),
         unknown=unknown,
         unknown_why=unknown_why,
+        continued_lines=continued,
     )
 
 

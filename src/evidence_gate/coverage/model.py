@@ -42,12 +42,15 @@ Keep = Callable[[str], bool]
 
 @dataclass(frozen=True, kw_only=True)
 class Lines:
-    """One repository file's coverage, every report merged: the measured lines, those executed, and
-    (where a report recorded them) the test contexts that executed each line."""
+    """One repository file's coverage, every report merged: the measured lines, those executed,
+    (where a report recorded them) the test contexts that executed each line, and the changed lines
+    measured through the statement that holds them (`coverage/statements.py`), each with the line
+    the reports measure that statement on."""
 
     measured: frozenset[int]
     covered: frozenset[int]
     contexts: Mapping[int, frozenset[str]] | None = None
+    continued: Mapping[int, int] = field(default_factory=dict)
 
     @property
     def run_by_tests(self) -> frozenset[int]:
