@@ -9,12 +9,14 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from evidence_gate.coverage.collect import CoverageMap
-from evidence_gate.coverage.model import Lines
+from evidence_gate.coverage.model import FileHits, Lines, Statement, UnreadableReport
 from evidence_gate.coverage.python_statements import MAX_SOURCE_BYTES, statement_lines
+from evidence_gate.coverage.registry import reader
 from evidence_gate.coverage.statements import judged_by_statement, with_statements
 from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.integrity import IntegrityData
@@ -181,13 +183,15 @@ def test_a_changed_line_is_judged_by_its_statement_only_where_a_report_measures_
         covered=frozenset({1, 6}),
         contexts={1: frozenset({"t1"}), 6: frozenset({"t2"})},
     )
-    statements = {2: 1, 3: 1, 7: 6, 10: 9, 12: 11}
+    statements = {2: Statement(1), 3: Statement(1), 7: Statement(6), 10: Statement(9), 12: Statement(11)}
     judged = judged_by_statement(lines, [1, 2, 7, 10, 12, 20], statements)
     assert judged.measured == {1, 2, 6, 7, 9, 10}  # 12's statement is not measured, 20 is in none
     assert judged.covered == {1, 2, 6, 7}
     assert dict(judged.contexts or {}) == {1: {"t1"}, 2: {"t1"}, 6: {"t2"}, 7: {"t2"}}
     assert judged.continued == {2: 1, 7: 6, 10: 9}
     assert judged_by_statement(lines, [1, 20], statements) is lines
+    # A report's own count of the statement goes before its line's: line 1 ran, the arrow body did not.
+    assert judged_by_statement(lines, [2, 3], {2: Statement(1, 0), 3: Statement(1, 4)}).covered == {1, 3, 6}
 
 
 def test_only_a_python_source_that_parses_is_read_for_statements() -> None:
@@ -200,12 +204,127 @@ def test_only_a_python_source_that_parses_is_read_for_statements() -> None:
         asked.append((path, cap))
         return sources.get(path)
 
-    changed = {"a.py": (2,), "b.js": (2,), "c.py": (2,), "d.py": (2,)}
+    changed = {path: {2: "    1)"} for path in ("a.py", "b.js", "c.py", "d.py")}
     files = with_statements(found, changed, read).files
     assert files["a.py"].measured == {1, 2} and files["a.py"].continued == {2: 1}
     assert files["b.js"] is lines and files["c.py"] is lines and files["d.py"] is lines
     assert asked == [("a.py", MAX_SOURCE_BYTES + 1), ("c.py", MAX_SOURCE_BYTES + 1), ("d.py", MAX_SOURCE_BYTES + 1)]
     # A file whose changed lines the reports all measure is not read.
     asked.clear()
-    with_statements(found, {"a.py": (1,)}, read)
+    with_statements(found, {"a.py": {1: "x = ("}}, read)
     assert asked == []
+
+
+def test_a_reports_statement_holds_a_changed_line_only_where_its_text_holds_code() -> None:
+    lines = Lines(measured=frozenset({2}), covered=frozenset({2}))
+    held = {line: Statement(2, 1) for line in range(3, 10)}
+    found = CoverageMap(files={"a.js": lines, "a.vue": lines}, reports=(), statements={"a.js": held, "a.vue": held})
+    texts = {
+        3: "    member &&",
+        4: "    // why",
+        5: "",
+        6: "    /* why */ total > 100",
+        7: "    /* a block comment's first line",
+        8: "     * and its next",
+        9: "  ) {",
+    }
+    files = with_statements(found, {"a.js": texts, "a.vue": texts}, lambda path, cap: None).files
+    assert files["a.js"].continued == {3: 2, 6: 2, 9: 2}
+    assert files["a.vue"] is lines  # no comment syntax known for it: nothing is judged by its statement
+
+
+def test_istanbul_gives_each_continuation_line_the_innermost_statement_that_holds_it(tmp_path: Path) -> None:
+    def statement(start: tuple[int, int], end: tuple[int, int] | None) -> dict[str, object]:
+        located: dict[str, object] = {"start": {"line": start[0], "column": start[1]}}
+        if end is not None:
+            located["end"] = {"line": end[0], "column": end[1]}
+        return located
+
+    statements = {
+        "0": statement((1, 0), (1, 10)),
+        "1": statement((2, 2), (8, 3)),  # `if (` over lines 2-5, its body from 6
+        "2": statement((6, 4), (6, 20)),
+        "3": statement((10, 10), (12, 2)),  # `const label = (name) => ({`
+        "4": statement((10, 18), (12, 1)),  # the arrow function's body, never run
+        "5": statement((14, 0), None),  # no end: no continuation lines
+        "6": statement((16, 0), (17, 1)),
+        "7": statement((16, 0), (16, 9)),  # starts as early, ends sooner: inside it
+    }
+    counts = {"0": 1, "1": 2, "2": 0, "3": 1, "4": 0, "5": 1, "6": 3, "7": 0}
+    entry = {"path": "/src/a.js", "statementMap": statements, "s": counts}
+    report = tmp_path / "coverage-final.json"
+    report.write_text(json.dumps({"/src/a.js": entry}))
+    (hits,) = reader("istanbul").read(report, lambda name: True)
+    assert isinstance(hits, FileHits)
+    assert hits.hits == {1: 1, 2: 2, 6: 0, 10: 1, 14: 1, 16: 3}
+    assert hits.statements == {
+        **{line: Statement(2, 2) for line in (3, 4, 5)},
+        **{line: Statement(10, 0) for line in (11, 12)},
+        17: Statement(16, 3),
+    }
+    statements["5"] = statement((14, 0), (2_000_000_000, 1))
+    report.write_text(json.dumps({"/src/a.js": entry}))
+    with pytest.raises(UnreadableReport, match="ends at line 2000000000, past any source's"):
+        list(reader("istanbul").read(report, lambda name: True))
+
+
+NODE_TOOLS = Path(__file__).resolve().parents[2] / "tools" / "node_modules"
+JS_CART = """function discount(total, member) {
+  if (
+    member &&
+    total > 100
+  ) {
+    return total * 0.9;
+  }
+  return total;
+}
+
+function refund(amount, paid, cancelled) {
+  if (
+    paid &&
+    cancelled
+  ) {
+    return -amount;
+  }
+  return 0;
+}
+
+const label = (name) => ({
+  name: name,
+});
+
+module.exports = { discount, refund, label };
+"""
+JS_FIXED = (
+    JS_CART.replace("    total > 100\n", "    // a discount from 100 on\n    total >= 100\n")
+    .replace("    cancelled\n", "    !cancelled\n")
+    .replace("  name: name,\n", "  name: name.trim(),\n")
+)
+JS_TEST = (
+    "const { discount } = require('../src/cart.js');\ntest('discount', () => expect(discount(200, true)).toBe(180));\n"
+)
+
+
+@pytest.mark.skipif(not (NODE_TOOLS / "jest").exists(), reason="jest is installed by scripts/install-test-tools.sh")
+def test_jests_statement_map_judges_a_continuation_line_by_its_own_statement(
+    cli: Callable[..., CliResult], repo: Repo
+) -> None:
+    package = json.dumps({"name": "shop", "private": True, "jest": {"collectCoverageFrom": ["src/**/*.js"]}})
+    files = {"package.json": package, "src/cart.js": JS_CART, "test/cart.test.js": JS_TEST}
+    base = repo.commit("base", {**files, ".gitignore": "node_modules\ncoverage\n"})
+    repo.commit("fix", {"src/cart.js": JS_FIXED})
+    (repo.path / "node_modules").symlink_to(NODE_TOOLS, target_is_directory=True)
+    jest = [str(NODE_TOOLS / "jest" / "bin" / "jest.js"), "--ci", "--coverage", "--coverageReporters=json"]
+    subprocess.run(["node", *jest, "--coverageReporters=lcov"], cwd=repo.path, capture_output=True, check=True)
+    report = repo.path / "coverage" / "coverage-final.json"
+    result = cli("coverage", "--repo", repo.path, "--base", base, "--report", report, "--json")
+    document = json.loads(result.out)
+    # Added: 4 (a comment), 5 (discount's condition, run), 15 (refund's, never reached) and 23 (the body
+    # of `label`'s arrow function, never run, though its declaration on line 22 ran when the module loaded).
+    assert document["changed_lines"] == {"src/cart.js": [5, 15, 23]}
+    assert document["continued_lines"] == {"src/cart.js": [5, 15, 23]}
+    assert document["covered_lines"] == {"src/cart.js": [5]}
+    assert document["gate"]["message"].startswith("Coverage is critically low (33.33%")
+    # istanbul's LCOV lists a statement's start line alone: its continuation lines stay unmeasured.
+    lcov = cli("coverage", "--repo", repo.path, "--base", base, "--report", repo.path / "coverage" / "lcov.info")
+    assert lcov.code == 4

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from evidence_gate.changes import PathClassifier
 from evidence_gate.coverage.collect import CoverageMap, CoverageReport, collect
-from evidence_gate.coverage.measure import changed_production_lines
+from evidence_gate.coverage.measure import changed_production_lines, changed_production_text
 from evidence_gate.coverage.pairing import ContextTests, paired_tests, subject_patterns
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.statements import with_statements
@@ -46,7 +46,7 @@ def gather_coverage(
     ]
     found = collect(reports, mapper, frozenset(changed))
     return ChangeCoverage(
-        map=with_statements(found, changed, lambda path, cap: git.read_at(head, path, cap)),
+        map=with_statements(found, changed_production_text(change), lambda path, cap: git.read_at(head, path, cap)),
         changed=changed,
         paired=paired_tests(changed, tests, subject_patterns(globs)),
         context_tests=ContextTests(mapper=mapper, tests=tests),

@@ -108,14 +108,18 @@ class Measures:
 
 def changed_production_lines(change: Change) -> dict[str, tuple[int, ...]]:
     """Every production file's added lines; a deleted file has none."""
-    lines: dict[str, tuple[int, ...]] = {}
+    return {path: tuple(sorted(lines)) for path, lines in changed_production_text(change).items()}
+
+
+def changed_production_text(change: Change) -> dict[str, dict[int, str]]:
+    """Every production file's added lines, each with its text; a deleted file has none."""
+    texts: dict[str, dict[int, str]] = {}
     for changed in change.of_kind(FileKind.PRODUCTION):
         if changed.status is FileStatus.DELETED or changed.binary:
             continue
-        added = tuple(sorted({line.number for line in changed.added_lines}))
-        if added:
-            lines[changed.path] = added
-    return lines
+        if added := {line.number: line.text for line in changed.added_lines}:
+            texts[changed.path] = added
+    return texts
 
 
 def percent(part: int, whole: int) -> Decimal:
