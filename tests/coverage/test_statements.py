@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.coverage.collect import CoverageMap
+from evidence_gate.coverage.decision import NO_STATEMENT
 from evidence_gate.coverage.model import FileHits, Lines, Statement, UnreadableReport
 from evidence_gate.coverage.python_statements import MAX_SOURCE_BYTES, statement_lines
 from evidence_gate.coverage.registry import reader
@@ -137,8 +138,26 @@ def test_a_source_over_the_cap_keeps_its_lines_as_the_report_has_them(repo: Repo
     assert f'line number="{2 + shift}" hits="1"' in (repo.path / "build" / "coverage.xml").read_text()
     coverage = coverage_of(repo, base).gate("coverage")
     assert coverage is not None
-    assert coverage.verdict is GateVerdict.NOT_APPLICABLE
+    assert (coverage.verdict, coverage.headline) == (GateVerdict.NOT_APPLICABLE, NO_STATEMENT)
     assert coverage.data is None
+
+
+def test_a_change_to_a_comment_inside_a_statement_holds_no_executable_statement(repo: Repo) -> None:
+    """The comment is inside the `if`'s header, yet no part of the statement: said so, not "could
+    not determine percentage", as a report was read."""
+    before = CART.replace("        member\n", "        member\n        # members only\n")
+    after = CART.replace("        member\n", "        member\n        # members only, from 100 on\n\n")
+    base = measured_repo(repo, {"shop/cart.py": after}, base={"shop/cart.py": before})
+    coverage = coverage_of(repo, base).gate("coverage")
+    assert coverage is not None
+    assert (coverage.verdict, coverage.headline) == (
+        GateVerdict.NOT_APPLICABLE,
+        "Coverage gate: the changed lines hold no executable statement — skipping.",
+    )
+    assert coverage.details == (
+        "the reports measure no statement on the changed lines of shop/cart.py: comments, blank lines, or lines "
+        "they count in no statement",
+    )
 
 
 def test_python_statements_map_continuation_lines_that_hold_code_to_the_first() -> None:

@@ -84,6 +84,8 @@ class Measures:
     unknown_why: str | None = None  # why those lines' tests have no strength verdict
     # Of the executable changed lines, those judged by the line a report measures their statement on.
     continued_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    unmeasured: tuple[str, ...] = ()  # the changed production files no report names
+    no_statement: tuple[str, ...] = ()  # those a report names, with no executable changed line
 
     @property
     def total(self) -> int:
@@ -187,6 +189,8 @@ def measure(
         unknown=unknown,
         unknown_why=unknown_why,
         continued_lines=continued,
+        unmeasured=tuple(path for path in changed if path not in coverage),
+        no_statement=tuple(path for path in changed if path in coverage and path not in executable),
     )
 
 
