@@ -6,6 +6,8 @@ literal sources."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -347,3 +349,60 @@ def test_jests_statement_map_judges_a_continuation_line_by_its_own_statement(
     # istanbul's LCOV lists a statement's start line alone: its continuation lines stay unmeasured.
     lcov = cli("coverage", "--repo", repo.path, "--base", base, "--report", repo.path / "coverage" / "lcov.info")
     assert lcov.code == 4
+
+
+GO_CART = """package cart
+
+func Discount(total int, member bool) int {
+	if member &&
+		total > 100 {
+		return total * 9 / 10
+	}
+	return total
+}
+
+func Refund(amount int, paid bool, cancelled bool) int {
+	if paid &&
+		cancelled {
+		return -amount
+	}
+	return 0
+}
+"""
+GO_TEST = """package cart
+
+import "testing"
+
+func TestDiscount(t *testing.T) {
+	if Discount(200, true) != 180 {
+		t.Fatal("discount")
+	}
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="Go is installed by scripts/test.sh as root")
+def test_a_go_coverprofiles_blocks_already_span_a_conditions_continuation_lines(
+    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
+) -> None:
+    files = {"go.mod": "module example.com/shop\n\ngo 1.19\n", "cart/cart.go": GO_CART, "cart/cart_test.go": GO_TEST}
+    base = repo.commit("base", files)
+    fixed = GO_CART.replace("total > 100 {", "total >= 100 {").replace("\t\tcancelled {", "\t\t!cancelled {")
+    repo.commit("fix", {"cart/cart.go": fixed})
+    env = {
+        **os.environ,
+        "GOPATH": str(tmp_path / "gopath"),
+        "GOCACHE": str(tmp_path / "gocache"),
+        "GOFLAGS": "-mod=mod",
+        "GOPROXY": "off",
+        "GOSUMDB": "off",
+        "GOTOOLCHAIN": "local",
+        "CGO_ENABLED": "0",
+    }
+    go_test = ["go", "test", "-coverprofile=cover.out", "./..."]
+    subprocess.run(go_test, cwd=repo.path, env=env, capture_output=True, check=True, timeout=300)
+    result = cli("coverage", "--repo", repo.path, "--base", base, "--report", repo.path / "cover.out", "--json")
+    document = json.loads(result.out)
+    assert document["changed_lines"] == {"cart/cart.go": [5, 13]}
+    assert document["covered_lines"] == {"cart/cart.go": [5]}  # Refund's `if` is never reached
+    assert document["continued_lines"] == {}  # the blocks measure the lines themselves: nothing to judge by another
