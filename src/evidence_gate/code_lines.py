@@ -48,6 +48,15 @@ def same_code(path: str, removed: tuple[ChangedLine, ...], added: tuple[ChangedL
     return _code(removed, suffix) == _code(added, suffix)
 
 
+def line_code(path: str, text: str) -> str | None:
+    """One line's code, read as above ("" for a comment or a blank line); None when the comment
+    syntax of the file at `path` is not known here."""
+    suffix = PurePosixPath(path).suffix.lower()
+    if suffix not in _HASH and suffix not in _SLASH:
+        return None
+    return _code_of(text, suffix)
+
+
 def _code(lines: tuple[ChangedLine, ...], suffix: str) -> list[str]:
     found = (_code_of(line.text, suffix) for line in lines)
     return [code for code in found if code]

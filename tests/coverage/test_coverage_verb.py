@@ -77,6 +77,7 @@ def python_repo(repo: Repo) -> tuple[Repo, str]:
         "base",
         {
             "pytest.ini": PYTEST_INI,
+            ".gitignore": ".coverage\ncoverage.json\ncoverage.xml\n",  # a later commit holds no report
             "shop/__init__.py": "",
             "shop/cart.py": CART,
             "tests/__init__.py": "",

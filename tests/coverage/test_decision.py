@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from evidence_gate.coverage.decision import SKIPPED, Outcome, Thresholds, decide, shown
+from evidence_gate.coverage.decision import NO_STATEMENT, SKIPPED, UNMEASURED, Outcome, Thresholds, decide, shown
 from evidence_gate.coverage.measure import Attribution, Measures, PathState, measure
 from evidence_gate.coverage.model import Lines
 
@@ -51,6 +51,27 @@ def test_no_percentage_is_skipped_never_zero() -> None:
     assert (decision.outcome, decision.number, decision.message) == (Outcome.SKIPPED, None, SKIPPED)
     nothing_executable = measure({"a.py": (1,)}, {"a.py": Lines(measured=frozenset({5}), covered=frozenset())}, _none())
     assert decide(nothing_executable, DEFAULT, frozenset()).outcome is Outcome.SKIPPED
+
+
+def test_with_a_report_read_a_skip_says_whether_it_measured_the_files_or_found_no_statement() -> None:
+    """Never "could not determine percentage" once a report was read: it says what it found."""
+    report = {"a.py": Lines(measured=frozenset({5}), covered=frozenset())}
+    no_statement = decide(measure({"a.py": (1, 2)}, report, _none()), DEFAULT, frozenset())
+    assert (no_statement.outcome, no_statement.message) == (Outcome.SKIPPED, NO_STATEMENT)
+    assert no_statement.message == "Coverage gate: the changed lines hold no executable statement — skipping."
+    assert no_statement.notes == (
+        "the reports measure no statement on the changed lines of a.py: comments, blank lines, or lines they "
+        "count in no statement",
+    )
+    changed = {"a.py": (1,), **{f"m{n}.py": (1,) for n in range(7)}}
+    unmeasured = decide(measure(changed, report, _none()), DEFAULT, frozenset())
+    assert (unmeasured.outcome, unmeasured.message) == (Outcome.SKIPPED, UNMEASURED)
+    assert unmeasured.message == "Coverage gate: no coverage report measures the changed files — skipping."
+    assert unmeasured.notes == (
+        "no coverage report measures m0.py, m1.py, m2.py, m3.py, m4.py and 2 more files",
+        "the reports measure no statement on the changed lines of a.py: comments, blank lines, or lines they "
+        "count in no statement",
+    )
 
 
 def _none() -> Attribution:

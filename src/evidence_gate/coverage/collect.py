@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evidence_gate.coverage.model import FileHits, Lines, SourceRoots, UnreadableReport
+from evidence_gate.coverage.model import FileHits, Lines, SourceRoots, Statement, UnreadableReport
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.registry import reader
 
@@ -53,6 +53,10 @@ class CoverageMap:
     unmapped: tuple[str, ...] = ()  # "name (report): why", the first MAX_UNMAPPED
     unmapped_total: int = 0
     contexts: bool = False  # some report recorded which test ran each line
+    # Per file, from the reports that give each statement's extent: a continuation line of a
+    # multi-line statement -> the statement that holds it (run when any report saw it run); a line
+    # two reports place in statements measured on different lines is in neither.
+    statements: dict[str, dict[int, Statement]] = field(default_factory=dict)
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -63,10 +67,18 @@ class CoverageMap:
 class _Merged:
     hits: dict[int, int] = field(default_factory=dict)
     contexts: dict[int, set[str]] | None = None
+    statements: dict[int, Statement] = field(default_factory=dict)
+    disputed: set[int] = field(default_factory=set)
 
     def add(self, file: FileHits) -> None:
         for line, count in file.hits.items():
             self.hits[line] = max(self.hits.get(line, 0), count)
+        for line, statement in file.statements.items():
+            known = self.statements.setdefault(line, statement)
+            if known.line != statement.line:
+                self.disputed.add(line)
+            elif known.count is not None and statement.count is not None:
+                self.statements[line] = Statement(statement.line, max(known.count, statement.count))
         if file.contexts is not None:
             merged = self.contexts if self.contexts is not None else {}
             for line, names in file.contexts.items():
@@ -132,4 +144,9 @@ def collect(reports: Iterable[CoverageReport], mapper: PathMapper, wanted: Colle
         unmapped=tuple(collector.unmapped),
         unmapped_total=collector.unmapped_total,
         contexts=any(value.contexts is not None for value in merged.values()),
+        statements={
+            path: {line: held for line, held in value.statements.items() if line not in value.disputed}
+            for path, value in merged.items()
+            if value.statements
+        },
     )

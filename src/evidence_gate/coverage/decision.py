@@ -1,16 +1,18 @@
 """What the coverage gate decides, from the measures, the thresholds and the author's labels.
 
 The number judged, first matching row: no percentage (no changed production line, a test-only diff,
-no report, nothing executable) → skipped; value weighting switched off → coverage by any test;
-value-weighted coverage unavailable (strength judged no test, or none of those that ran the changed
-lines) → coverage by any test, and said why; value-weighted above coverage by any test → clamped to
-it, and said; else value-weighted, where lines whose tests strength did not judge count as coverage
-of any test, and said why. Percentages are exact
+no report, nothing executable) → skipped, and where a report was read, said which: no report names
+some changed files, or the reports measure no statement on their changed lines; value weighting
+switched off → coverage by any test; value-weighted coverage unavailable (strength judged no test,
+or none of those that ran the changed lines) → coverage by any test, and said why; value-weighted
+above coverage by any test → clamped to it, and said; else value-weighted, where lines whose tests
+strength did not judge count as coverage of any test, and said why. Percentages are exact
 (Decimal) and shown rounded down, so a number never overstates: 79.99 is not "80%".
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 from enum import StrEnum
@@ -18,6 +20,9 @@ from enum import StrEnum
 from evidence_gate.coverage.measure import Measures
 
 SKIPPED = "Coverage gate: could not determine percentage — skipping."
+UNMEASURED = "Coverage gate: no coverage report measures the changed files — skipping."
+NO_STATEMENT = "Coverage gate: the changed lines hold no executable statement — skipping."
+MAX_NAMED = 5  # the files named in why there is no percentage; the rest are counted
 ACCEPT_RISK = "coverage:accept-risk"
 INTENTIONAL = "coverage:intentional"
 OVERRIDE = "coverage:override"
@@ -58,8 +63,10 @@ def shown(number: Decimal) -> str:
 
 
 def decide(measures: Measures | None, thresholds: Thresholds, labels: frozenset[str]) -> Decision:
-    if measures is None or measures.coverage_pct is None:
+    if measures is None:
         return Decision(outcome=Outcome.SKIPPED, number=None, value_weighted=False, message=SKIPPED)
+    if measures.coverage_pct is None:
+        return _nothing_executable(measures)
     number, value_weighted, notes = _number(measures, measures.coverage_pct, thresholds)
     x = shown(number)
     weak, gaps = len(measures.weak_gaps), len(measures.gaps)
@@ -98,6 +105,26 @@ def decide(measures: Measures | None, thresholds: Thresholds, labels: frozenset[
         f"{len(measures.paths)} code paths have no tests. Minimum threshold is {thresholds.minimum}%."
     )
     return _decision(Outcome.CRITICAL, number, value_weighted, message, notes)
+
+
+def _nothing_executable(measures: Measures) -> Decision:
+    """Skipped, and why, when the reports were read but measure no changed line: they name none of
+    some changed files, or measure no statement on the changed lines of the files they name."""
+    notes = []
+    if measures.unmeasured:
+        notes.append(f"no coverage report measures {_files(measures.unmeasured)}")
+    if measures.no_statement:
+        notes.append(
+            f"the reports measure no statement on the changed lines of {_files(measures.no_statement)}: "
+            "comments, blank lines, or lines they count in no statement"
+        )
+    message = UNMEASURED if measures.unmeasured else NO_STATEMENT
+    return Decision(outcome=Outcome.SKIPPED, number=None, value_weighted=False, message=message, notes=tuple(notes))
+
+
+def _files(paths: Sequence[str]) -> str:
+    more = f" and {len(paths) - MAX_NAMED} more files" if len(paths) > MAX_NAMED else ""
+    return ", ".join(paths[:MAX_NAMED]) + more
 
 
 def _decision(

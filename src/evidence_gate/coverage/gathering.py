@@ -1,6 +1,7 @@
 """The coverage facts of a run, read at the edge: the repository's files at head (what report names
-map onto), its Go modules, the reports read and merged over the change's production files, and the
-test files each of those is paired with by name."""
+map onto), its Go modules, the reports read and merged over the change's production files (a
+changed line inside a multi-line statement judged by the statement, from the head's source), and
+the test files each of those is paired with by name."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from dataclasses import dataclass
 
 from evidence_gate.changes import PathClassifier
 from evidence_gate.coverage.collect import CoverageMap, CoverageReport, collect
-from evidence_gate.coverage.measure import changed_production_lines
+from evidence_gate.coverage.measure import changed_production_lines, changed_production_text
 from evidence_gate.coverage.pairing import ContextTests, paired_tests, subject_patterns
 from evidence_gate.coverage.paths import PathMapper
+from evidence_gate.coverage.statements import with_statements
 from evidence_gate.git import Git
 from evidence_gate.model import Change, FileKind
 
@@ -42,8 +44,9 @@ def gather_coverage(
         for pattern in adapter.paths.test.patterns
         if isinstance(pattern.pattern, str)
     ]
+    found = collect(reports, mapper, frozenset(changed))
     return ChangeCoverage(
-        map=collect(reports, mapper, frozenset(changed)),
+        map=with_statements(found, changed_production_text(change), lambda path, cap: git.read_at(head, path, cap)),
         changed=changed,
         paired=paired_tests(changed, tests, subject_patterns(globs)),
         context_tests=ContextTests(mapper=mapper, tests=tests),

@@ -2,7 +2,8 @@
 which ran, and which ran under a test that strength found `red` (it fails without the change).
 
 A changed line is one the diff model adds to a production file (never a context line); it is
-executable when a report measures it. Each executed changed line is attributed to tests:
+executable when a report measures it, or measures the multi-line statement that holds it on another
+line (`statements.py`: it is judged by that line). Each executed changed line is attributed to tests:
 
 - by the coverage contexts of the line, where a report recorded them (coverage.py's dynamic
   contexts): each names the test that ran it. A line run outside any test (a module's top level,
@@ -81,6 +82,10 @@ class Measures:
     paths: tuple[CodePath, ...]
     unknown: int = 0  # executable changed lines run by tests strength did not judge: counted as any test's
     unknown_why: str | None = None  # why those lines' tests have no strength verdict
+    # Of the executable changed lines, those judged by the line a report measures their statement on.
+    continued_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    unmeasured: tuple[str, ...] = ()  # the changed production files no report names
+    no_statement: tuple[str, ...] = ()  # those a report names, with no executable changed line
 
     @property
     def total(self) -> int:
@@ -89,6 +94,10 @@ class Measures:
     @property
     def covered(self) -> int:
         return sum(len(lines) for lines in self.covered_lines.values())
+
+    @property
+    def continued(self) -> int:
+        return sum(len(lines) for lines in self.continued_lines.values())
 
     @property
     def gaps(self) -> tuple[CodePath, ...]:
@@ -101,14 +110,18 @@ class Measures:
 
 def changed_production_lines(change: Change) -> dict[str, tuple[int, ...]]:
     """Every production file's added lines; a deleted file has none."""
-    lines: dict[str, tuple[int, ...]] = {}
+    return {path: tuple(sorted(lines)) for path, lines in changed_production_text(change).items()}
+
+
+def changed_production_text(change: Change) -> dict[str, dict[int, str]]:
+    """Every production file's added lines, each with its text; a deleted file has none."""
+    texts: dict[str, dict[int, str]] = {}
     for changed in change.of_kind(FileKind.PRODUCTION):
         if changed.status is FileStatus.DELETED or changed.binary:
             continue
-        added = tuple(sorted({line.number for line in changed.added_lines}))
-        if added:
-            lines[changed.path] = added
-    return lines
+        if added := {line.number: line.text for line in changed.added_lines}:
+            texts[changed.path] = added
+    return texts
 
 
 def percent(part: int, whole: int) -> Decimal:
@@ -120,6 +133,7 @@ def measure(
 ) -> Measures:
     executable: dict[str, tuple[int, ...]] = {}
     covered: dict[str, tuple[int, ...]] = {}
+    continued: dict[str, tuple[int, ...]] = {}
     states: list[_LineState] = []
     unjudged: dict[str, str] = {}  # a test strength did not judge -> its verdict and reason
     unnamed: dict[str, str] = {}  # a file with an executed line no test can be named for -> why
@@ -132,6 +146,8 @@ def measure(
             continue
         executable[path] = measured
         covered[path] = tuple(line for line in measured if line in report.covered)
+        if report.continued:
+            continued[path] = tuple(line for line in measured if line in report.continued)
         order = sorted(report.measured)
         previous: int | None = None
         for line in measured:
@@ -172,6 +188,9 @@ def measure(
         paths=_paths(states),
         unknown=unknown,
         unknown_why=unknown_why,
+        continued_lines=continued,
+        unmeasured=tuple(path for path in changed if path not in coverage),
+        no_statement=tuple(path for path in changed if path in coverage and path not in executable),
     )
 
 

@@ -309,8 +309,8 @@ def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
         headline = f"a coverage report could not be used: {problems[0]}"
         return GateResult(id=ID, title=TITLE, verdict=GateVerdict.UNAVAILABLE, headline=headline, details=problems)
     decision = decide(facts.measures, thresholds(settings), facts.labels)
-    details = (*decision.notes, *((facts.skip,) if facts.skip else ()))
     measures = facts.measures
+    details = (*decision.notes, *_continued(measures), *((facts.skip,) if facts.skip else ()))
     if measures is None or decision.outcome is Outcome.SKIPPED:
         return GateResult(
             id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=decision.message, details=details
@@ -323,6 +323,17 @@ def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
         details=details,
         annotations=_annotations(measures.paths),
         data=_data(measures, decision, facts.map),
+    )
+
+
+def _continued(measures: Measures | None) -> tuple[str, ...]:
+    """Said when some changed lines were judged by the line the reports measure their statement on."""
+    if measures is None or not measures.continued:
+        return ()
+    verb = "continues" if measures.continued == 1 else "continue"
+    return (
+        f"{measures.continued} of the {measures.total} executable changed lines {verb} a multi-line statement "
+        "that the reports measure on its first line; each is judged by that line",
     )
 
 

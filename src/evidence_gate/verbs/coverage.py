@@ -137,6 +137,9 @@ def _document(
         "gate_number": _number(judged),
         "changed_lines": {path: list(lines) for path, lines in (measures.changed_lines if measures else {}).items()},
         "covered_lines": {path: list(lines) for path, lines in (measures.covered_lines if measures else {}).items()},
+        "continued_lines": {
+            path: list(lines) for path, lines in (measures.continued_lines if measures else {}).items()
+        },
         "gaps": [{"path": p.path, "start": p.start, "end": p.end} for p in (measures.gaps if measures else ())],
         "weak_gaps": [
             {"path": p.path, "start": p.start, "end": p.end, "tests": list(p.tests)}
