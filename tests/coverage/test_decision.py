@@ -7,7 +7,17 @@ from decimal import Decimal
 
 import pytest
 
-from evidence_gate.coverage.decision import NO_STATEMENT, SKIPPED, UNMEASURED, Outcome, Thresholds, decide, shown
+from evidence_gate.coverage.decision import (
+    LABELS,
+    NO_STATEMENT,
+    SKIPPED,
+    UNMEASURED,
+    Outcome,
+    Thresholds,
+    choices,
+    decide,
+    shown,
+)
 from evidence_gate.coverage.measure import Attribution, Measures, PathState, measure
 from evidence_gate.coverage.model import Lines
 
@@ -195,3 +205,32 @@ def test_weak_is_only_still_green_and_lines_strength_did_not_judge_count_as_any_
         "these lines (tests/test_broken.py: not-run: fails at the head (1 failed); tests/test_old.py: not judged "
         "by strength in this run; tests/test_new.py: unjudged: does not load); they count as coverage of any test",
     )
+
+
+def test_each_label_says_what_it_did_or_why_it_did_nothing() -> None:
+    every = frozenset(LABELS)
+    assert [(choice.label, choice.applied) for choice in choices(Outcome.ACCEPTED, "70", every)] == [
+        ("coverage:accept-risk", True),
+        ("coverage:intentional", False),
+        ("coverage:override", False),
+    ]
+    said = {(outcome, choice.label): choice.effect for outcome in Outcome for choice in choices(outcome, "70", every)}
+    assert (
+        said[Outcome.ACCEPTED, "coverage:accept-risk"]
+        == "user accepted risk at 70%, below the target: the gate passes."
+    )
+    assert said[Outcome.INTENTIONAL, "coverage:intentional"] == (
+        "paths intentionally uncovered at 70%, below the target: the gate passes."
+    )
+    assert said[Outcome.OVERRIDDEN, "coverage:override"] == "OVERRIDDEN at 70%, below the minimum: the gate passes."
+    assert said[Outcome.TARGET, "coverage:override"] == "not needed: 70% is at or above the target."
+    assert said[Outcome.INFORMATIONAL, "coverage:accept-risk"] == (
+        "not needed: 70% on fewer changed lines than min-changed-lines is informational only."
+    )
+    assert said[Outcome.CRITICAL, "coverage:intentional"] == (
+        "no effect: 70% is below the minimum, where only coverage:override passes the gate."
+    )
+    assert choices(Outcome.SKIPPED, None, {"coverage:override"})[0].effect == (
+        "not needed: there is no percentage to judge."
+    )
+    assert choices(Outcome.TARGET, "100", {"triage", "coverage:other"}) == ()

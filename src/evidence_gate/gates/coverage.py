@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from evidence_gate.coverage.collect import CoverageMap
-from evidence_gate.coverage.decision import Decision, Outcome, Thresholds, decide, shown
+from evidence_gate.coverage.decision import INTENTIONAL, LABELS, Decision, Outcome, Thresholds, choices, decide, shown
 from evidence_gate.coverage.gathering import ChangeCoverage
 from evidence_gate.coverage.measure import Attribution, CodePath, Measures, PathState, measure, percent
 from evidence_gate.effects import Effects
@@ -93,6 +93,16 @@ class FileGroup:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ChoiceRow:
+    """A coverage label the author put on the pull request, with what it did, and for a
+    `coverage:intentional` that decided, the paths it leaves uncovered."""
+
+    label: str
+    effect: str
+    paths: tuple[PathRow, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class CoverageData:
     total: int  # executable changed lines
     covered: int  # of them, run by any test
@@ -105,6 +115,7 @@ class CoverageData:
     unmapped: tuple[str, ...]
     unmapped_total: int
     unknown: int = 0  # of them, run by tests strength did not judge: counted as coverage of any test
+    labels: tuple[str, ...] = ()  # the coverage labels the pull request carries (decision.LABELS, in that order)
 
     @property
     def coverage_pct(self) -> str | None:
@@ -168,6 +179,19 @@ class CoverageData:
         return "\n".join(lines)
 
     @property
+    def choices(self) -> tuple[ChoiceRow, ...]:
+        """The author's coverage labels, each with what it did to the decision (one that did nothing
+        says so); a `coverage:intentional` that decided names the uncovered paths it leaves."""
+        return tuple(
+            ChoiceRow(
+                label=choice.label,
+                effect=choice.effect,
+                paths=self.proposed_tests if choice.applied and choice.label == INTENTIONAL else (),
+            )
+            for choice in choices(Outcome(self.outcome), self.number, self.labels)
+        )
+
+    @property
     def proposed_strengthening(self) -> tuple[PathRow, ...]:
         return tuple(row for row in self.paths if row.state == PathState.WEAK)
 
@@ -188,6 +212,7 @@ class CoverageData:
             "unmapped": list(self.unmapped),
             "unmapped_total": self.unmapped_total,
             "unknown": self.unknown,
+            "labels": list(self.labels),
         }
 
 
@@ -207,6 +232,7 @@ def read_data(document: Any) -> CoverageData:
         unmapped=tuple(document["unmapped"]),
         unmapped_total=document["unmapped_total"],
         unknown=document.get("unknown", 0),  # absent from ledgers written before it was kept
+        labels=tuple(document.get("labels", ())),  # likewise
     )
 
 
@@ -245,6 +271,7 @@ DATA_SCHEMA: dict[str, Any] = {
         "unmapped": {"type": "array", "items": {"type": "string"}},
         "unmapped_total": _COUNT,
         "unknown": _COUNT,
+        "labels": {"type": "array", "uniqueItems": True, "items": {"enum": list(LABELS)}},
     },
 }
 
@@ -322,7 +349,7 @@ def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
         headline=decision.message,
         details=details,
         annotations=_annotations(measures.paths),
-        data=_data(measures, decision, facts.map),
+        data=_data(measures, decision, facts.map, facts.labels),
     )
 
 
@@ -372,7 +399,7 @@ def _annotations(paths: tuple[CodePath, ...]) -> tuple[Annotation, ...]:
     return tuple(notes[:MAX_ANNOTATIONS])
 
 
-def _data(measures: Measures, decision: Decision, found: CoverageMap | None) -> CoverageData:
+def _data(measures: Measures, decision: Decision, found: CoverageMap | None, labels: frozenset[str]) -> CoverageData:
     rows = tuple(
         PathRow(path=item.path, start=item.start, end=item.end, state=str(item.state), tests=item.tests)
         for item in measures.paths[:MAX_PATHS]
@@ -390,6 +417,7 @@ def _data(measures: Measures, decision: Decision, found: CoverageMap | None) -> 
         paths_total=len(measures.paths),
         unmapped=found.unmapped if found else (),
         unmapped_total=found.unmapped_total if found else 0,
+        labels=tuple(label for label in LABELS if label in labels),
     )
 
 

@@ -10,10 +10,11 @@ Each value is shown in a bounded amount (`_Sizes`: presentation), and a detail n
 is left out and counted, which is how `fitting` holds GitHub's limits.
 
 The template context is `Context`, and what it holds are the typed views below (`GateView`,
-`ExcerptView`, `AnnotationView`, `TestView`, `CountsView`): their fields are the names a template
-may use. A gate's typed payload reaches its partial template (`gates/<id>.md.j2`) as `gate.data`:
-the gate's own dataclass as a mapping of its fields and properties, with every text wrapped as
-untrusted and every list capped like the rest. Notes are "… N more" lines. Untrusted values print
+`ExcerptView`, `AnnotationView`, `TestView`, `CountsView`), the quality report's (`quality_view`)
+and the coverage decision's with the author's choices (`coverage_view`): their fields are the names
+a template may use. A gate's typed payload reaches its partial template (`gates/<id>.md.j2`) as
+`gate.data`: the gate's own dataclass as a mapping of its fields and properties, with every text
+wrapped as untrusted and every list capped like the rest. Notes are "… N more" lines. Untrusted values print
 only through `md`, `html` or `fence`.
 """
 
@@ -29,6 +30,7 @@ from typing import Literal, TypeVar
 
 from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.quality.stagnation import history_line
+from evidence_gate.render.coverage_view import CoverageView, coverage_view
 from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.render.quality_view import QualityView, quality_view, rows_label
 from evidence_gate.wording import plural
@@ -78,7 +80,8 @@ _JOB_SUMMARY_SIZES = _Sizes(inline=1_000, message=8_000, output=20_000, rows=1_0
 _REPORT_SIZES = _Sizes(inline=None, message=None, output=None, rows=None, annotations=True)
 
 # A detail that can be dropped to fit a limit: (kind, index of its gate or failing test, index in the gate).
-_Unit = tuple[Literal["excerpt", "detail", "data", "message", "test", "gate"], int, int]
+# `paths`: the paths listed under the coverage gate's choices (coverage_view).
+_Unit = tuple[Literal["excerpt", "detail", "data", "message", "test", "gate", "paths"], int, int]
 
 
 def comment_marker(check_name: str) -> str:
@@ -217,6 +220,7 @@ class Context:
     tool_version: _Untrusted
     gates: list[GateView]
     quality: QualityView  # the quality-gate report's tables and sections (quality_view.py)
+    coverage: CoverageView | None  # the coverage decision and the author's choices, never dropped (coverage_view.py)
     gates_notes: list[str]
     failed_tests: list[TestView]
     failed_tests_label: str
@@ -344,6 +348,12 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
         tool_version=_clip_inline(ledger.tool_version, sizes.inline),
         gates=gates,
         quality=quality_view(ledger, judged, lambda text: _clip_inline(text, sizes.inline), sizes.rows),
+        coverage=coverage_view(
+            ledger,
+            lambda text: _clip_inline(text, sizes.inline),
+            sizes.rows,
+            lambda index: ("paths", index, 0) not in dropped,
+        ),
         gates_notes=_more(len(ledger.gates) - len(gates), "more gate", "more gates"),
         failed_tests=[_test_view(index, test, sizes, dropped) for index, test in tests],
         failed_tests_label=f"Failing tests ({len(ledger.failed_tests):,})",

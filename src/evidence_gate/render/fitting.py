@@ -14,6 +14,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.ledger import Annotation, GateVerdict, Ledger
 from evidence_gate.render.context import _cap, _context, _Sizes, _Unit
+from evidence_gate.render.coverage_view import COVERAGE
 from evidence_gate.render.environment import _render
 
 COMMENT_LIMIT = 65_536  # characters: an issue or pull-request comment body
@@ -41,7 +42,8 @@ class LimitError(EvidenceGateError):
 def _drop_order(ledger: Ledger, sizes: _Sizes) -> list[_Unit]:
     """What goes first when an output is over its limit: what passing gates ran and said, then
     failure messages, then what failing (and unavailable) gates ran and said, then failing tests'
-    rows, then gates' rows; the last of each first."""
+    rows, then gates' rows; the last of each first. Last of all, the paths listed under the author's
+    coverage choices; the choices themselves and the coverage decision are never dropped."""
     gates = _cap(ledger.gates, sizes.rows)
     tests = _cap(ledger.failed_tests, sizes.rows)
 
@@ -66,6 +68,11 @@ def _drop_order(ledger: Ledger, sizes: _Sizes) -> list[_Unit]:
         *gate_detail(passing=False),
         *[("test", index, 0) for index in reversed(range(len(tests)))],
         *[("gate", index, 0) for index in reversed(range(len(gates)))],
+        *[
+            ("paths", index, 0)
+            for index, gate in enumerate(ledger.gates)
+            if gate.id == COVERAGE and gate.data is not None
+        ],
     ]
 
 
