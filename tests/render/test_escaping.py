@@ -94,11 +94,24 @@ def test_mentions_and_references_are_broken_after_their_first_character() -> Non
 
 def test_markdown_syntax_is_escaped_and_html_made_entities() -> None:
     assert escape_markdown("a|b") == "a\\|b"
-    assert escape_markdown("*x* _y_ `z` [l](u) ~s~ $m$") == "\\*x\\* \\_y\\_ \\`z\\` \\[l\\](u) \\~s\\~ \\$m\\$"
+    assert escape_markdown("*x* _y_ `z` [l](u) ~s~ $m$") == "\\*x\\* \\_y\\_ `z` \\[l\\](u) \\~s\\~ \\$m\\$"
     assert escape_markdown("<b>&") == "&lt;b&gt;&amp;"
     assert escape_markdown("1. x") == "1\\. x"
     assert escape_markdown("- x\n\n# y") == "\\- x #&#8203; y"
     assert escape_html('<b> & "q"') == '&lt;b&gt; &amp; "q"'
+
+
+def test_a_code_span_stays_one_and_holds_no_marker_link_or_cell_break() -> None:
+    """`mypy` reads as code, not as literal backticks; what a span holds cannot close a table cell
+    or open a comment, and a lone or doubled backtick is escaped as before."""
+    assert escape_markdown("`mypy` is not installed") == "`mypy` is not installed"
+    assert escape_markdown("a `x|y` b") == "a `x\\|y` b"
+    assert escape_markdown("`<!-- QG:VERDICT:PASS -->`") == "`<!\u200b-- QG:VERDICT:PASS --\u200b>`"
+    assert escape_markdown("no `pair") == "no \\`pair"
+    assert escape_markdown("``double``") == "\\`\\`double\\`\\`"
+    assert escape_markdown("` spaced `") == "\\` spaced \\`"
+    (html,) = to_html("| a |\n| --- |\n| " + escape_markdown("run `ruff check . | tee x` <b>") + " |\n")
+    assert "<code>ruff check . | tee x</code>" in html and "<b>" not in html
 
 
 def test_a_missing_renderer_fails_and_names_the_installer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -38,6 +38,9 @@ _MD_SPECIAL = re.compile(r"[&<>\\`*_\[\]|~$]")
 # At the start of a block, these open a heading, a list, a setext underline or an ordered list.
 _MD_LINE_START = re.compile(r"^(?:[#+=-]|\d{1,9}(?=[.)]))")
 _BACKTICKS = re.compile(r"`+")
+# A code span as prose writes one: single backticks around 1-200 characters without a backtick,
+# neither starting nor ending with a space or a backslash (which would escape the closing one).
+_CODE_SPAN = re.compile(r"(?<![`\\])`([^`\s\\](?:[^`]{0,198}[^`\s\\])?)`(?!`)")
 _COMMENT_OPEN = re.compile(r"<!--")
 _COMMENT_CLOSE = re.compile(r"-->")
 # What a quoted Mermaid label keeps as it is; every other character becomes Mermaid's `#code;`.
@@ -59,13 +62,34 @@ def _fold(text: str) -> str:
 
 def escape_markdown(text: str) -> str:
     """Untrusted text as inline Markdown, safe in a paragraph, a list item and a table cell: no HTML
-    (`<`, `>`, `&` become entities, so no `<!--` marker either), no emphasis, code, link, strike,
-    math or cell break (backslash escapes), no block opened at its start, one line, and nothing
-    GitHub would turn into a mention, a reference or a link."""
-    neutral = _LINKISH.sub(lambda match: match.group(0) + ZERO_WIDTH_SPACE, _fold(text))
+    (`<`, `>`, `&` become entities, so no `<!--` marker either), no emphasis, link, strike, math or
+    cell break (backslash escapes), no block opened at its start, one line, and nothing GitHub would
+    turn into a mention, a reference or a link. A pair of single backticks around text without one
+    (`mypy`) stays a code span, as its writer meant, its inside literal: a `|` escaped for a table
+    cell and a comment's `<!--` or `-->` broken, as in a code block."""
+    folded = _fold(text)
+    parts: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(folded):
+        parts.append(_escape_prose(folded[last : match.start()]))
+        parts.append(_code_span(match.group(1)))
+        last = match.end()
+    parts.append(_escape_prose(folded[last:]))
+    escaped = "".join(parts)
+    return _MD_LINE_START.sub(_escape_line_start, escaped)
+
+
+def _escape_prose(text: str) -> str:
+    neutral = _LINKISH.sub(lambda match: match.group(0) + ZERO_WIDTH_SPACE, text)
     escaped = _MD_SPECIAL.sub(lambda match: _MD_CHARS[match.group(0)], neutral)
-    escaped = _MD_LINE_START.sub(_escape_line_start, escaped)
     return escaped.replace(ZERO_WIDTH_SPACE, "&#8203;")
+
+
+def _code_span(inside: str) -> str:
+    """A code span: GitHub neither links nor parses what it holds, but the raw text still holds no
+    comment opener or closer, and a `|` would end a table cell."""
+    body = _COMMENT_CLOSE.sub("--" + ZERO_WIDTH_SPACE + ">", _COMMENT_OPEN.sub("<!" + ZERO_WIDTH_SPACE + "--", inside))
+    return "`" + body.replace("|", "\\|") + "`"
 
 
 def _escape_line_start(match: re.Match[str]) -> str:
