@@ -50,6 +50,16 @@ class PathPatterns:
 
 
 @dataclass(frozen=True, kw_only=True)
+class InlineTestRules:
+    """Where a stack's source files hold their own tests (Rust's `#[cfg(test)]` modules): the files
+    that may, the reader that finds their test items, and the attributes that mark one."""
+
+    reader: str  # a reader of inline_tests.py: `rust`
+    files: pathspec.GitIgnoreSpec
+    attributes: tuple[re.Pattern[str], ...]  # matched in full against an attribute's text, spaces removed
+
+
+@dataclass(frozen=True, kw_only=True)
 class TruthSources:
     globs: pathspec.GitIgnoreSpec
     patterns: tuple[str, ...]  # the globs as written (check 9 matches them at any depth)
@@ -78,6 +88,7 @@ class Adapter:
     parsers: tuple[str, ...]
     paths: PathPatterns
     truth_sources: TruthSources | None
+    inline_tests: InlineTestRules | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -295,6 +306,7 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
     c = _Compiler(source, f"adapter {raw['id']!r}")
     markers = raw["markers"]
     truth = raw.get("truth_sources")
+    inline = raw.get("inline_tests")
     commands = c.commands(raw["commands"], "commands")
     for index, variant in enumerate(raw.get("variants", ())):
         chosen = sorted(set(variant["commands"]) & set(raw.get("tools", {})))
@@ -346,6 +358,15 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
                 ),
             )
             if truth
+            else None
+        ),
+        inline_tests=(
+            InlineTestRules(
+                reader=inline["reader"],
+                files=c.globs(inline["files"], "inline_tests.files"),
+                attributes=c.regexes(inline["attributes"], "inline_tests.attributes"),
+            )
+            if inline
             else None
         ),
     )
