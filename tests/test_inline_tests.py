@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from evidence_gate.inline_tests import MAX_CHARS, rust_test_lines
+from evidence_gate.inline_tests import MAX_CHARS, rust_test_lines, rust_test_names
 from evidence_gate.stacks.table import default_table
 
 RULES = default_table().get("rust").inline_tests
 assert RULES is not None
 ATTRIBUTES = RULES.attributes
+FUNCTIONS = RULES.functions
 
 
 def marked(text: str) -> list[str]:
@@ -146,3 +147,27 @@ def test_an_out_of_line_test_module_is_its_declaration() -> None:
 )
 def test_what_the_reader_cannot_follow_is_unknown(text: str) -> None:
     assert rust_test_lines(text, ATTRIBUTES) is None
+
+
+def test_test_functions_are_named_as_the_runner_names_them() -> None:
+    text = """pub mod inner {
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn a() {}
+        fn helper() {}
+    }
+}
+#[cfg(test)]
+mod tests {
+    #[test]
+    #[should_panic(expected = "}")]
+    pub fn panics() {}
+    #[tokio::test]
+    async fn waits() {}
+}
+#[test]
+fn top() {}
+"""
+    assert rust_test_names(text, FUNCTIONS) == ("inner::tests::a", "tests::panics", "tests::waits", "top")
+    assert rust_test_names("fn f() {", FUNCTIONS) is None

@@ -61,6 +61,48 @@ def rust_test_lines(text: str, attributes: Sequence[re.Pattern[str]]) -> frozens
         return None
 
 
+def rust_test_names(text: str, functions: Sequence[re.Pattern[str]]) -> tuple[str, ...] | None:
+    """The names the test runner gives the test functions of `text` (`tests::parses`: the inline
+    modules around each, then its own name), functions under an attribute one of `functions`
+    matches in full; None when the text cannot be read."""
+    if len(text) > MAX_CHARS:
+        return None
+    try:
+        tokens = list(_tokens(text))
+        partner, _ = _pairs(tokens)
+    except _Unreadable:
+        return None
+    names: list[str] = []
+    modules: list[tuple[str, int]] = []  # the inline modules around, each with its closing brace's index
+    marked = False  # an attribute before the next item marks a test function
+    index = 0
+    while index < len(tokens):
+        while modules and index > modules[-1][1]:
+            modules.pop()
+        token = tokens[index]
+        attribute = _attribute(tokens, index, partner)
+        if attribute is not None:
+            inner, opening, closing = attribute
+            body = _SPACE.sub("", text[tokens[opening].end : tokens[closing].start])
+            marked = marked or (not inner and any(pattern.fullmatch(body) for pattern in functions))
+            index = closing + 1
+            continue
+        following = tokens[index + 1 : index + 3]
+        if token.text == "mod" and len(following) == 2 and following[0].kind == "word" and following[1].text == "{":
+            modules.append((following[0].text, partner[index + 2]))
+            index += 3
+            marked = False
+            continue
+        if token.text == "fn" and following and following[0].kind == "word":
+            if marked:
+                names.append("::".join([*(name for name, _ in modules), following[0].text]))
+            marked = False
+        elif token.text not in _MODIFIERS and token.kind != "literal":
+            marked = False
+        index += 1
+    return tuple(dict.fromkeys(names))
+
+
 def _test_lines(
     text: str,
     tokens: list[_Token],
@@ -275,4 +317,7 @@ def _quote_end(text: str, index: int) -> tuple[int, str]:
 
 
 Reader = Callable[[str, Sequence[re.Pattern[str]]], frozenset[int] | None]
-READERS: Mapping[str, Reader] = {"rust": rust_test_lines}  # by the adapter table's `inline_tests.reader`
+Namer = Callable[[str, Sequence[re.Pattern[str]]], tuple[str, ...] | None]
+# by the adapter table's `inline_tests.reader`: the lines a file's tests span, and their names
+READERS: Mapping[str, Reader] = {"rust": rust_test_lines}
+NAMERS: Mapping[str, Namer] = {"rust": rust_test_names}

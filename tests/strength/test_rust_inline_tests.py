@@ -30,6 +30,10 @@ DISCOUNTS = "\n    #[test]\n    fn discounts_by_a_tenth() {\n        assert_eq!(
 PRICING = "pub fn rounded(cents: u32) -> u32 {\n    cents / 5 * 5\n}\n"
 ROUNDS = "\n    #[test]\n    fn rounds() {\n        assert_eq!(rounded(12), 10);\n    }\n"
 REFACTORED = PRICING.replace("cents / 5 * 5", "cents - cents % 5")
+LIMITS = "\n    #[test]\n    fn limits() {\n        assert!(limit() > 0);\n    }\n"
+TWENTY = "\n    #[test]\n    fn limit_is_twenty() {\n        assert_eq!(limit(), 20);\n    }\n"
+ROOT = LIB + "\npub fn limit() -> u32 {\n    10\n}\n" + TESTS.format(tests=LIMITS)
+RAISED = LIB + "\npub fn limit() -> u32 {\n    20\n}\n" + TESTS.format(tests=LIMITS + TWENTY)
 # a function removed right after the test module the change rewrote: code and tests side by side
 STOCK = "pub fn low(level: u32) -> bool {\n    level < 5\n}\n#[cfg(test)]\nmod tests {}\npub fn gone() {}\n"
 RESTOCKED = STOCK.replace("mod tests {}\npub fn gone() {}\n", "mod tests {\n    #[test]\n    fn low() {\n")
@@ -40,15 +44,16 @@ ZERO = "\n    #[test]\n    fn rounds_zero() {\n        assert_eq!(rounded(0), 0)
 def test_inline_tests_are_judged_with_their_files_production_lines_taken_away(
     repo: Repo, cli: Callable[..., CliResult]
 ) -> None:
-    """A fix with its regression test in the file's own test module fails without the fix (red); a
-    test added beside a refactor passes without it too (still-green); a change to the tests alone
-    has no production change to take away. None of them asks for a test (`RH-15?`)."""
+    """A fix with its regression test in the file's own test module fails without the fix (red), in a
+    module and in the crate root; a test added beside a refactor passes without it too
+    (still-green); a change to the tests alone has no production change to take away. None of them
+    asks for a test (`RH-15?`)."""
     base = repo.commit(
         "base",
         {
             "Cargo.toml": CARGO,
             ".gitignore": "target/\n",
-            "src/lib.rs": LIB,
+            "src/lib.rs": ROOT,
             "src/cart.rs": CART + TESTS.format(tests=SUMS),
             "src/pricing.rs": PRICING + TESTS.format(tests=ROUNDS),
             "src/stock.rs": STOCK,
@@ -60,14 +65,23 @@ def test_inline_tests_are_judged_with_their_files_production_lines_taken_away(
             "src/cart.rs": FIXED + TESTS.format(tests=SUMS + DISCOUNTS),
             "src/pricing.rs": REFACTORED + TESTS.format(tests=ROUNDS + ZERO),
             "src/stock.rs": RESTOCKED,
+            "src/lib.rs": RAISED,
         },
     )
     code, document = strength(cli, repo, base, "--timeout-ms", "300000")
-    assert verdicts(document) == {"src/cart.rs": "red", "src/pricing.rs": "still-green", "src/stock.rs": "unjudged"}
+    assert verdicts(document) == {
+        "src/cart.rs": "red",
+        "src/lib.rs": "red",
+        "src/pricing.rs": "still-green",
+        "src/stock.rs": "unjudged",
+    }
     assert code == 1
     tests = {test["path"]: test for test in document["tests"]}
     assert tests["src/cart.rs"]["scope"] == "the unit tests of cart::"
     assert tests["src/cart.rs"]["base"]["counts"] == {"passed": 1, "failed": 1, "skipped": 0}  # the new test fails
+    root = tests["src/lib.rs"]  # the crate root: its own tests by name, not every module's
+    assert root["base"]["command"] == "cargo test --workspace --lib -- --exact tests::limits tests::limit_is_twenty"
+    assert root["base"]["counts"] == {"passed": 1, "failed": 1, "skipped": 0}
     assert tests["src/stock.rs"]["reason"].startswith("its production code and its own tests change side by side")
     assert "RH-15?" not in {tag for hunk in inventory_between(repo, base).hunks for tag in hunk.tags}
 

@@ -26,7 +26,7 @@ from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, J
 from evidence_gate.stacks.tools import EVIDENCE_KINDS, Candidate, Evidence, Exemption, ToolSlot
 
 Command = CommandTemplate | ScriptCommand
-COMMAND_NAMES = ("build", "test", "test_file", "test_module", "lint", "typecheck")
+COMMAND_NAMES = ("build", "test", "test_file", "test_module", "test_names", "lint", "typecheck")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -57,6 +57,7 @@ class InlineTestRules:
     reader: str  # a reader of inline_tests.py: `rust`
     files: pathspec.GitIgnoreSpec
     attributes: tuple[re.Pattern[str], ...]  # matched in full against an attribute's text, spaces removed
+    functions: tuple[re.Pattern[str], ...]  # those that make a function a test (its name runs it)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -365,6 +366,7 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
                 reader=inline["reader"],
                 files=c.globs(inline["files"], "inline_tests.files"),
                 attributes=c.regexes(inline["attributes"], "inline_tests.attributes"),
+                functions=c.regexes(inline["functions"], "inline_tests.functions"),
             )
             if inline
             else None

@@ -219,6 +219,8 @@ class _Run:
         logs.mkdir()
         language = self.stack.adapter.language
         root = self.stack.root
+        inline = self.stack.adapter.inline_tests
+        functions = inline.functions if inline is not None else ()
         setup = prepare(self.effects, tree.top, root, language, self.plan.production, self.install, logs / "setup")
         done: list[Judged] = []
         passed: dict[str, tuple[Unit, RunEvidence]] = {}
@@ -228,7 +230,7 @@ class _Run:
             if path in self.tangled:
                 done.append(self._report(Judged(path=path, verdict=Verdict.UNJUDGED, reason=self.tangled[path])))
                 continue
-            unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path))
+            unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path), functions)
             head = None
             why = _not_runnable(unit, setup, linked=(tree.top / path).is_symlink())
             if why is None:
