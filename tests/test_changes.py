@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.coverage.measure import changed_production_lines
 from evidence_gate.errors import GitError, UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
@@ -461,7 +462,8 @@ def test_a_rust_file_that_changes_its_code_and_its_tests_is_both(repo: Repo) -> 
         "    }\n}\n", "    }\n\n    #[test]\n    fn empty() {\n        assert_eq!(total(&[]), 0);\n    }\n}\n"
     )
     repo.commit("head", {"src/cart.rs": head})
-    (changed,) = changes(repo, base).files
+    change = changes(repo, base)
+    (changed,) = change.files
     assert (changed.kind, changed.changes_tests) == (FileKind.PRODUCTION, True)
     assert [line.text for hunk in changed.production_hunks for line in hunk.added] == [
         "    prices.iter().sum::<u32>() * 2"
@@ -469,6 +471,7 @@ def test_a_rust_file_that_changes_its_code_and_its_tests_is_both(repo: Repo) -> 
     test_lines = [line.number for hunk in changed.test_hunks for line in hunk.added]
     assert test_lines == sorted({line.number for line in changed.added_lines} - {2})
     assert "    fn empty() {" in [line.text for hunk in changed.test_hunks for line in hunk.added]
+    assert changed_production_lines(change) == {"src/cart.rs": (2,)}  # coverage asks no test of the tests
 
 
 def test_a_rust_file_whose_tests_did_not_change_or_cannot_be_read_is_production_code(repo: Repo) -> None:

@@ -100,12 +100,12 @@ class Measures:
 
 
 def changed_production_lines(change: Change) -> dict[str, tuple[int, ...]]:
-    """Every production file's added lines; a deleted file has none."""
+    """Every production file's added lines (a file's own tests' left out); a deleted file has none."""
     lines: dict[str, tuple[int, ...]] = {}
     for changed in change.of_kind(FileKind.PRODUCTION):
         if changed.status is FileStatus.DELETED or changed.binary:
             continue
-        added = tuple(sorted({line.number for line in changed.added_lines}))
+        added = tuple(sorted({line.number for hunk in changed.production_hunks for line in hunk.added}))
         if added:
             lines[changed.path] = added
     return lines
