@@ -491,3 +491,13 @@ def test_a_rust_file_whose_tests_did_not_change_or_cannot_be_read_is_production_
     )
     for changed in changes(repo, base).files:
         assert (changed.kind, changed.inline_tests, changed.changes_tests) == (FileKind.PRODUCTION, None, False)
+
+
+def test_changes_cli_shows_a_rust_files_own_tests(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit("base", {"Cargo.toml": RUST_CARGO, "src/lib.rs": "pub mod cart;\n", "src/cart.rs": RUST_SOURCE})
+    repo.commit("head", {"src/cart.rs": RUST_SOURCE.replace("sum()", "sum::<u32>()").replace("3);", "3u32);")})
+    document = json.loads(cli("changes", "--repo", repo.path, "--base", base, "--json").out)
+    (changed,) = document["files"]
+    assert (changed["kind"], changed["inline_tests"]) == ("production", {"added": [11], "removed": [11]})
+    text = cli("changes", "--repo", repo.path, "--base", base).out
+    assert text.splitlines()[1] == "  modified    production  +2 -2       src/cart.rs (its own tests changed too)"
