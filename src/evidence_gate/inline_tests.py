@@ -33,6 +33,7 @@ _BRACED = frozenset(
 )
 _MODIFIERS = frozenset({"pub", "unsafe", "async", "extern", "default", "const"})
 _SPACE = re.compile(r"\s+")
+_COMMENT_MARK = re.compile(r"/\*|\*/")  # a block comment's opening or closing, left to right
 
 
 class _Unreadable(Exception):
@@ -258,17 +259,12 @@ def _tokens(text: str) -> Iterator[_Token]:
 
 def _block_comment_end(text: str, index: int) -> int:
     """The index after the block comment opened at `index`; block comments nest."""
-    level, index = 0, index
-    while True:
-        opening, closing = text.find("/*", index), text.find("*/", index)
-        if closing < 0:
-            raise _Unreadable("a block comment left open")
-        if 0 <= opening < closing:
-            level, index = level + 1, opening + 2
-        else:
-            level, index = level - 1, closing + 2
-            if level == 0:
-                return index
+    level = 0
+    for mark in _COMMENT_MARK.finditer(text, index):
+        level += 1 if mark.group() == "/*" else -1
+        if level == 0:
+            return mark.end()
+    raise _Unreadable("a block comment left open")
 
 
 def _string_end(text: str, index: int) -> int:
