@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.coverage.measure import changed_production_lines
 from evidence_gate.errors import GitError, UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
@@ -425,3 +426,78 @@ def test_each_stack_tells_its_tests_from_their_helpers_and_data(
     assert kinds[helper] in (FileKind.TEST_HELPER, FileKind.SNAPSHOT)  # Go's testdata/ holds golden files
     if data:
         assert kinds[data] is FileKind.TEST_DATA
+
+
+RUST_CARGO = '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n'
+RUST_SOURCE = """pub fn total(prices: &[u32]) -> u32 {
+    prices.iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums() {
+        assert_eq!(total(&[1, 2]), 3);
+    }
+}
+"""
+
+
+def test_a_rust_file_whose_changed_lines_lie_in_its_own_tests_is_a_test_file(repo: Repo) -> None:
+    base = repo.commit("base", {"Cargo.toml": RUST_CARGO, "src/lib.rs": "pub mod cart;\n", "src/cart.rs": RUST_SOURCE})
+    repo.commit("head", {"src/cart.rs": RUST_SOURCE.replace("&[1, 2]), 3", "&[1, 2, 3]), 6")})
+    (changed,) = changes(repo, base).files
+    assert (changed.kind, changed.changes_tests) == (FileKind.TEST, True)
+    assert changed.inline_tests is not None
+    assert (changed.inline_tests.added, changed.inline_tests.removed) == (frozenset({11}), frozenset({11}))
+    assert changed.production_hunks == () and changed.test_hunks == changed.hunks
+
+
+def test_a_rust_file_that_changes_its_code_and_its_tests_is_both(repo: Repo) -> None:
+    base = repo.commit("base", {"Cargo.toml": RUST_CARGO, "src/lib.rs": "pub mod cart;\n", "src/cart.rs": RUST_SOURCE})
+    head = RUST_SOURCE.replace("sum()", "sum::<u32>() * 2").replace("&[1, 2]), 3", "&[1, 2]), 6")
+    head = head.replace(
+        "    }\n}\n", "    }\n\n    #[test]\n    fn empty() {\n        assert_eq!(total(&[]), 0);\n    }\n}\n"
+    )
+    repo.commit("head", {"src/cart.rs": head})
+    change = changes(repo, base)
+    (changed,) = change.files
+    assert (changed.kind, changed.changes_tests) == (FileKind.PRODUCTION, True)
+    assert [line.text for hunk in changed.production_hunks for line in hunk.added] == [
+        "    prices.iter().sum::<u32>() * 2"
+    ]
+    test_lines = [line.number for hunk in changed.test_hunks for line in hunk.added]
+    assert test_lines == sorted({line.number for line in changed.added_lines} - {2})
+    assert "    fn empty() {" in [line.text for hunk in changed.test_hunks for line in hunk.added]
+    assert changed_production_lines(change) == {"src/cart.rs": (2,)}  # coverage asks no test of the tests
+
+
+def test_a_rust_file_whose_tests_did_not_change_or_cannot_be_read_is_production_code(repo: Repo) -> None:
+    unreadable = "pub fn broken() -> &'static str {\n    \"\n}\n"  # a string left open
+    base = repo.commit(
+        "base",
+        {
+            "Cargo.toml": RUST_CARGO,
+            "src/lib.rs": "pub mod cart;\n",
+            "src/cart.rs": RUST_SOURCE,
+            "src/odd.rs": unreadable,
+        },
+    )
+    repo.commit(
+        "head",
+        {"src/cart.rs": RUST_SOURCE.replace("sum()", "sum::<u32>()"), "src/odd.rs": unreadable + "// more\n"},
+    )
+    for changed in changes(repo, base).files:
+        assert (changed.kind, changed.inline_tests, changed.changes_tests) == (FileKind.PRODUCTION, None, False)
+
+
+def test_changes_cli_shows_a_rust_files_own_tests(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    base = repo.commit("base", {"Cargo.toml": RUST_CARGO, "src/lib.rs": "pub mod cart;\n", "src/cart.rs": RUST_SOURCE})
+    repo.commit("head", {"src/cart.rs": RUST_SOURCE.replace("sum()", "sum::<u32>()").replace("3);", "3u32);")})
+    document = json.loads(cli("changes", "--repo", repo.path, "--base", base, "--json").out)
+    (changed,) = document["files"]
+    assert (changed["kind"], changed["inline_tests"]) == ("production", {"added": [11], "removed": [11]})
+    text = cli("changes", "--repo", repo.path, "--base", base).out
+    assert text.splitlines()[1] == "  modified    production  +2 -2       src/cart.rs (its own tests changed too)"

@@ -290,3 +290,32 @@ def test_a_skip_added_in_a_helper_is_tagged_as_in_a_test(repo: Repo) -> None:
     base = {"tests/conftest.py": "import pytest\n", "tests/test_shop.py": PY_TEST}
     head = {"tests/conftest.py": "import pytest\n\npytestmark = pytest.mark.skip(reason='flaky')\n"}
     assert tags(inventory_of(repo, "python", base, head)) == [("tests/conftest.py", ("RH-1",))]
+
+
+RS_INLINE = RS_SRC + "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn adds() {\n"
+RS_INLINE += "        assert_eq!(total(1, 2), 3);\n    }\n}\n"
+
+
+def test_a_change_to_a_rust_files_own_tests_alone_is_a_test_change_with_no_rh_15(repo: Repo) -> None:
+    """seanmonstar/httparse#205 changed the tests inside src/simd/swar.rs: test edits, no production
+    change that wants a test."""
+    more = "        assert_eq!(total(1, 2), 3);\n        assert_eq!(total(0, 0), 0);"
+    head = {"src/lib.rs": RS_INLINE.replace("        assert_eq!(total(1, 2), 3);", more)}
+    found = inventory_of(repo, "rust", {"src/lib.rs": RS_INLINE}, head)
+    assert [(hunk.path, hunk.kind, hunk.tags) for hunk in found.hunks] == [("src/lib.rs", FileKind.TEST, ())]
+
+
+def test_a_rust_file_that_changes_its_code_and_its_tests_pairs_them_and_reads_its_tests_as_tests(
+    repo: Repo,
+) -> None:
+    """The file's production lines are paired by its own tests (no `RH-15?`); its test lines are a
+    test's gate edit, read with a test's idioms (an `#[ignore]` added is RH-1)."""
+    head = RS_INLINE.replace("a + b", "b + a").replace("    #[test]\n", "    #[test]\n    #[ignore]\n")
+    found = inventory_of(repo, "rust", {"src/lib.rs": RS_INLINE}, {"src/lib.rs": head})
+    assert [(hunk.kind, hunk.tags) for hunk in found.hunks] == [(FileKind.TEST, ("RH-1",))]
+    assert [line.text for hunk in found.hunks for line in hunk.added] == ["    #[ignore]"]
+
+
+def test_a_rust_files_code_changed_with_no_test_is_still_rh_15(repo: Repo) -> None:
+    found = inventory_of(repo, "rust", {"src/lib.rs": RS_INLINE}, {"src/lib.rs": RS_INLINE.replace("a + b", "b + a")})
+    assert [(hunk.kind, hunk.tags) for hunk in found.hunks] == [(FileKind.PRODUCTION, ("RH-15?",))]

@@ -4,20 +4,29 @@ exact lines it added and removed.
 File names and statuses come from `git diff --raw -z` (exact bytes); hunks come from the patch of
 the same run of git (patch.py). Git writes both in the same order, one patch section per raw entry,
 so the two are paired by position and checked to agree.
+
+A source file of a stack whose files hold their own tests (Rust's `#[cfg(test)]` modules: the
+adapter table's `inline_tests`) is read at both ends, and each changed line is told test or
+production by the test items around it (inline_tests.py): a file whose changed lines all lie in its
+tests is a test file; one with both is production code with its own tests changed too. A file the
+reader cannot follow, or one over the caps, stays production code, every line of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git
-from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus, StackMatch
+from evidence_gate.inline_tests import MAX_CHARS, READERS
+from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus, InlineTests, StackMatch
 from evidence_gate.patch import RawEntry, parse_patch
-from evidence_gate.stacks.table import Adapter, AdapterTable
+from evidence_gate.stacks.table import Adapter, AdapterTable, InlineTestRules
 
+INLINE_FILES = 500  # source files read for the tests they hold, per change; the rest stay production code
+_LINK = "120000"
 _STATUS = {
     "A": FileStatus.ADDED,
     "D": FileStatus.DELETED,
@@ -64,6 +73,14 @@ class PathClassifier:
             return FileKind.TEST_DATA
         return FileKind.PRODUCTION
 
+    def inline_tests(self, path: str) -> InlineTestRules | None:
+        """How to find the tests a source file holds itself, when its stack's files may hold some."""
+        for adapter, relative in self._scoped(path):
+            rules = adapter.inline_tests
+            if rules is not None and rules.files.match_file(relative):
+                return rules
+        return None
+
     @classmethod
     def of_adapter(cls, table: AdapterTable, adapter: Adapter, root: str = ".") -> PathClassifier:
         """The classifier of one adapter matched at `root` (a stack given by name)."""
@@ -100,6 +117,7 @@ def collect_changes(git: Git, base: str, head: str, classifier: PathClassifier) 
         new = head_sha
     raw, patch = git.diff(merge_base, new)
     files = _pair(raw, patch, classifier)
+    files = _with_inline_tests(git, files, merge_base, new, classifier)
     return Change(base=base_sha, head=WORKTREE if head == WORKTREE else head_sha, merge_base=merge_base, files=files)
 
 
@@ -131,6 +149,62 @@ def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tupl
             )
         )
     return tuple(files)
+
+
+def _with_inline_tests(
+    git: Git, files: tuple[ChangedFile, ...], old: str, new: str, classifier: PathClassifier
+) -> tuple[ChangedFile, ...]:
+    """`files` with the changed lines of each source file that holds its own tests told apart (the
+    first INLINE_FILES such files)."""
+    told: list[ChangedFile] = []
+    read = 0
+    for changed in files:
+        rules = classifier.inline_tests(changed.path)
+        readable = (
+            rules is not None
+            and changed.kind is FileKind.PRODUCTION
+            and changed.hunks
+            and not changed.binary
+            and changed.status is not FileStatus.DELETED
+            and _LINK not in (changed.old_mode, changed.new_mode)
+        )
+        if rules is None or not readable or read >= INLINE_FILES:
+            told.append(changed)
+            continue
+        read += 1
+        told.append(_told(git, changed, old, new, rules))
+    return tuple(told)
+
+
+def _told(git: Git, changed: ChangedFile, old: str, new: str, rules: InlineTestRules) -> ChangedFile:
+    """One source file with its changed lines in its own tests named, and a test file when all are."""
+    after = _test_lines(git, new, changed.path, rules)
+    before = (
+        frozenset()
+        if changed.status is FileStatus.ADDED
+        else _test_lines(git, old, changed.old_path or changed.path, rules)
+    )
+    if after is None or before is None:
+        return changed
+    added = frozenset(line.number for line in changed.added_lines if line.number in after)
+    removed = frozenset(line.number for line in changed.removed_lines if line.number in before)
+    if not added and not removed:
+        return changed
+    only_tests = len(added) == len(changed.added_lines) and len(removed) == len(changed.removed_lines)
+    return replace(
+        changed,
+        kind=FileKind.TEST if only_tests else changed.kind,
+        inline_tests=InlineTests(added=added, removed=removed),
+    )
+
+
+def _test_lines(git: Git, commit: str, path: str, rules: InlineTestRules) -> frozenset[int] | None:
+    """The lines of the file at `path` in `commit` that its test items span; None when it is not
+    there, too long, or cannot be read."""
+    content = git.read_at(commit, path, MAX_CHARS + 1)
+    if content is None or len(content) > MAX_CHARS:
+        return None
+    return READERS[rules.reader](content.decode("utf-8", "replace"), rules.attributes)
 
 
 def _relative(path: str, root: str) -> str:

@@ -80,7 +80,7 @@ class Git:
         self.top = Path(os.fsdecode(result.stdout.rstrip(b"\n")))
 
     def _run(
-        self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None
+        self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None, stdin: bytes | None = None
     ) -> subprocess.CompletedProcess[bytes]:
         full_env = {
             **self._environ,
@@ -100,6 +100,7 @@ class Git:
                 capture_output=True,
                 env=full_env,
                 check=False,
+                input=stdin,
             )
         except OSError as error:
             raise GitError(f"cannot run git ({error})") from error
@@ -353,6 +354,13 @@ class Git:
         for batch in _batches(list(paths)):
             if batch:
                 self._run(["checkout", "--no-overlay", commit, "--", *batch])
+
+    def write_file(self, relative: str, content: bytes, mode: str) -> None:
+        """Make the file at `relative` in this work tree (and its index) hold `content`. Git writes it,
+        as it writes a checkout: never through a symbolic link the work tree holds."""
+        blob = self._run(["hash-object", "-w", "--stdin"], stdin=content).stdout.decode().strip()
+        self._run(["update-index", "--add", "--cacheinfo", f"{mode},{blob},{relative}"])
+        self._run(["checkout-index", "--force", "--", relative])
 
     def remove_paths(self, paths: Iterable[str]) -> None:
         for batch in _batches(list(paths)):

@@ -66,7 +66,38 @@ class Hunk:
 
 
 @dataclass(frozen=True, kw_only=True)
+class InlineTests:
+    """The changed lines of a source file that sit in the tests it holds itself (Rust's
+    `#[cfg(test)] mod tests { … }`, a `#[test] fn`): added lines by their new number, removed ones
+    by their old."""
+
+    added: frozenset[int]
+    removed: frozenset[int]
+
+    def part(self, hunk: Hunk, *, tests: bool) -> Hunk | None:
+        """The hunk's test lines (`tests`) or its other lines, as a hunk under the same header; None
+        when it has none."""
+        added = tuple(line for line in hunk.added if (line.number in self.added) is tests)
+        removed = tuple(line for line in hunk.removed if (line.number in self.removed) is tests)
+        if not added and not removed:
+            return None
+        return Hunk(
+            old_start=hunk.old_start,
+            old_lines=hunk.old_lines,
+            new_start=hunk.new_start,
+            new_lines=hunk.new_lines,
+            section=hunk.section,
+            added=added,
+            removed=removed,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
 class ChangedFile:
+    """One changed path. A source file whose changed lines lie in the tests it holds itself
+    (`inline_tests`) is a test file when all of them do, and production code that changed its
+    tests too when some do not: both a production change and a changed test file."""
+
     path: str
     old_path: str | None
     status: FileStatus
@@ -76,6 +107,7 @@ class ChangedFile:
     new_mode: str | None
     similarity: int | None
     hunks: tuple[Hunk, ...] = ()
+    inline_tests: InlineTests | None = None  # None: no changed line in tests the file holds (or unknown)
 
     @property
     def added_lines(self) -> tuple[ChangedLine, ...]:
@@ -84,6 +116,33 @@ class ChangedFile:
     @property
     def removed_lines(self) -> tuple[ChangedLine, ...]:
         return tuple(line for hunk in self.hunks for line in hunk.removed)
+
+    @property
+    def changes_tests(self) -> bool:
+        """A test file, or a source file whose own tests changed."""
+        return self.kind is FileKind.TEST or self.inline_tests is not None
+
+    def test_part(self, hunk: Hunk) -> Hunk | None:
+        """The part of one of its hunks that changes tests: a test file's whole hunk, a source file's
+        lines in its own tests, nothing of any other file."""
+        if self.kind is FileKind.TEST:
+            return hunk
+        return None if self.inline_tests is None else self.inline_tests.part(hunk, tests=True)
+
+    def production_part(self, hunk: Hunk) -> Hunk | None:
+        """The part of one of its hunks that changes production code: a production file's hunk but
+        for the lines in its own tests; nothing of any other file."""
+        if self.kind is not FileKind.PRODUCTION:
+            return None
+        return hunk if self.inline_tests is None else self.inline_tests.part(hunk, tests=False)
+
+    @property
+    def test_hunks(self) -> tuple[Hunk, ...]:
+        return tuple(part for hunk in self.hunks if (part := self.test_part(hunk)) is not None)
+
+    @property
+    def production_hunks(self) -> tuple[Hunk, ...]:
+        return tuple(part for hunk in self.hunks if (part := self.production_part(hunk)) is not None)
 
 
 @dataclass(frozen=True, kw_only=True)

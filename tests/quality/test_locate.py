@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.errors import ConfigError
+from evidence_gate.model import Change, ChangedFile, ChangedLine, FileKind, FileStatus, Hunk
 from evidence_gate.quality.capture import read_captured
-from evidence_gate.quality.debt import ChangedLines, classify, repo_path
+from evidence_gate.quality.debt import ChangedLines, changed_lines, classify, repo_path
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import Found, load_patterns, locate
 from evidence_gate.quality.recognise import recognise
@@ -79,20 +80,103 @@ def test_an_opening_with_no_arrow_before_the_next_diagnostic_has_no_place() -> N
     assert [(item.path, item.line) for item in locate(lines)] == [(None, None), ("src/lib.rs", 4)]
 
 
-def test_cargos_manifest_warnings_are_about_cargo_toml_the_base_s_unless_the_change_touched_it() -> None:
+MANIFEST_WARNINGS = [
+    "warning: no edition set: defaulting to the 2015 edition while the latest is 2024",
+    "warning: unused manifest key: package.authors2",
+]
+
+
+def test_cargos_manifest_warnings_are_about_cargo_toml_the_base_s_when_the_change_left_it_alone() -> None:
     """`warning: no edition set` is printed by cargo for Cargo.toml itself, with no line: on a first
     pull request that leaves Cargo.toml alone it is the base's, never a new warning with no place."""
-    lines = [
-        "warning: no edition set: defaulting to the 2015 edition while the latest is 2024",
-        "warning: unused manifest key: package.foo",
-    ]
-    found = locate(lines)
+    found = locate(MANIFEST_WARNINGS)
     assert [(item.path, item.line) for item in found] == [("Cargo.toml", None), ("Cargo.toml", None)]
     untouched = ChangedLines(lines={"src/lib.rs": frozenset({3})}, top="/w", root="")
-    assert (classify(found, untouched, None).pre_existing, classify(found, untouched, None).new) == (2, 0)
-    touched = ChangedLines(lines={"Cargo.toml": frozenset({7})}, top="/w", root="")
-    located = classify(found, touched, None)
-    assert (located.new, located.unlocated, located.new_shown[0].text) == (2, 0, f"Cargo.toml: {lines[0]}")
+    located = classify(found, untouched, None)
+    assert (located.pre_existing, located.new) == (2, 0)
+
+
+def test_a_manifest_warning_stays_the_bases_when_the_change_to_cargo_toml_could_not_cause_it() -> None:
+    """bluss/either#51 adds a feature to Cargo.toml; the base has no edition either, so cargo's
+    `no edition set` is the base's, not a warning the pull request added."""
+    touched = ChangedLines(
+        lines={"Cargo.toml": frozenset({20})}, top="/w", edits={"Cargo.toml": ("[features]", "use_std = []")}
+    )
+    located = classify(locate(MANIFEST_WARNINGS), touched, None)
+    assert (located.pre_existing, located.new, located.unlocated) == (2, 0, 0)
+
+
+def test_a_manifest_warning_is_new_when_the_change_added_or_removed_the_line_it_is_about() -> None:
+    removed_edition = ChangedLines(
+        lines={"Cargo.toml": frozenset()}, top="/w", edits={"Cargo.toml": ('edition = "2018"',)}
+    )
+    located = classify(locate(MANIFEST_WARNINGS), removed_edition, None)
+    assert (located.pre_existing, located.new) == (1, 1)
+    assert located.new_shown[0].text == f"Cargo.toml: {MANIFEST_WARNINGS[0]}"
+    added_key = ChangedLines(
+        lines={"Cargo.toml": frozenset({2})}, top="/w", edits={"Cargo.toml": ('authors2 = ["x"]',)}
+    )
+    located = classify(locate(MANIFEST_WARNINGS), added_key, None)
+    assert (located.pre_existing, located.new) == (1, 1)
+    assert located.new_shown[0].text == f"Cargo.toml: {MANIFEST_WARNINGS[1]}"
+
+
+def test_an_unused_key_is_matched_as_a_whole_name() -> None:
+    """`authors` names no `authors2`: a change to the one is no cause of a warning about the other."""
+    near = ChangedLines(lines={"Cargo.toml": frozenset({2})}, top="/w", edits={"Cargo.toml": ('authors = ["x"]',)})
+    assert classify(locate(MANIFEST_WARNINGS[1:]), near, None).new == 0
+
+
+def test_a_manifest_warning_about_a_file_the_change_added_is_new() -> None:
+    added = ChangedLines(
+        lines={"Cargo.toml": frozenset({1, 2})},
+        top="/w",
+        edits={"Cargo.toml": ("[package]",)},
+        new_files=frozenset({"Cargo.toml"}),
+    )
+    assert classify(locate(MANIFEST_WARNINGS), added, None).new == 2
+
+
+def test_a_workspace_members_manifest_warning_names_its_file_and_is_judged_by_that_files_change() -> None:
+    """In a workspace cargo names the member's manifest: the warning is about that file, and its
+    cause is looked for in that file's changed lines."""
+    lines = [
+        "warning: /w/crates/m/Cargo.toml: no edition set: defaulting to the 2015 edition while the latest is 2024",
+        "warning: /w/crates/m/Cargo.toml: unused manifest key: package.authors3",
+    ]
+    found = locate(lines)
+    assert [(item.path, item.line) for item in found] == [("/w/crates/m/Cargo.toml", None)] * 2
+    changed = ChangedLines(
+        lines={"crates/m/Cargo.toml": frozenset({4})}, top="/w", edits={"crates/m/Cargo.toml": ('authors3 = ["x"]',)}
+    )
+    located = classify(found, changed, None)
+    assert (located.pre_existing, located.new) == (1, 1)
+    assert [item.where for item in located.new_shown] == ["crates/m/Cargo.toml"]
+
+
+def test_a_whole_file_pattern_with_no_cause_is_new_whenever_the_change_touched_the_file() -> None:
+    entry = b"{tools: [x], kind: whole_file, file: setup.cfg, pattern: '^(?P<message>W: .+)$'}"
+    table = load_patterns(b"version: 1\npatterns:\n  - " + entry + b"\n", "locations.yaml")
+    touched = ChangedLines(lines={"setup.cfg": frozenset({3})}, top="/w", edits={"setup.cfg": ("x = 1",)})
+    assert classify(locate(["W: deprecated section"], table), touched, None).new == 1
+
+
+@pytest.mark.parametrize(
+    ("entry", "error"),
+    [
+        ("{tools: [x], kind: whole_file, pattern: '^(?P<message>W: .+)$'}", "by `file` or by a `path` group"),
+        (
+            "{tools: [x], kind: whole_file, file: a.toml, pattern: '^(?P<message>W: (?P<path>.+))$'}",
+            "by `file` or by a `path` group",
+        ),
+        ("{tools: [x], kind: whole_file, file: a.toml, pattern: '^(?P<message>W: .+)$', cause: 'k{key}'}", "no group"),
+        ("{tools: [x], kind: whole_file, file: a.toml, pattern: '^(?P<message>W: .+)$', cause: '(k'}", "cause:"),
+        ("{tools: [x], kind: skip, pattern: '^x', cause: 'k'}", "patterns/0"),
+    ],
+)
+def test_a_whole_file_pattern_names_one_file_and_a_cause_that_reads(entry: str, error: str) -> None:
+    with pytest.raises(ConfigError, match=error):
+        load_patterns(f"version: 1\npatterns:\n  - {entry}\n".encode(), "locations.yaml")
 
 
 def test_the_compilers_closing_counts_are_no_diagnostics() -> None:
@@ -182,3 +266,41 @@ def test_a_clippy_run_that_stops_the_build_counts_its_diagnostics_not_its_closin
     untouched = ChangedLines(lines={"src/lib.rs": frozenset({3})}, top="/w", root="")
     located = classify(locate(lines), untouched, count(lines, 101))
     assert (located.pre_existing, located.new, located.unlocated) == (2, 0, 0)
+
+
+def test_the_changed_lines_carry_each_files_edits_and_which_files_are_new() -> None:
+    def changed(path: str, status: FileStatus, removed: tuple[str, ...], added: tuple[str, ...]) -> ChangedFile:
+        hunk = Hunk(
+            old_start=1,
+            old_lines=len(removed),
+            new_start=1,
+            new_lines=len(added),
+            section="",
+            added=tuple(ChangedLine(number=n, text=text) for n, text in enumerate(added, start=1)),
+            removed=tuple(ChangedLine(number=n, text=text) for n, text in enumerate(removed, start=1)),
+        )
+        return ChangedFile(
+            path=path,
+            old_path=None,
+            status=status,
+            kind=FileKind.GATE_CONFIG,
+            binary=False,
+            old_mode=None,
+            new_mode=None,
+            similarity=None,
+            hunks=(hunk,),
+        )
+
+    change = Change(
+        base="b",
+        head="h",
+        merge_base="b",
+        files=(
+            changed("Cargo.toml", FileStatus.MODIFIED, ('edition = "2018"',), ("[features]",)),
+            changed("crates/m/Cargo.toml", FileStatus.ADDED, (), ("[package]",)),
+        ),
+    )
+    lines = changed_lines(change, Path("/w"), ".")
+    assert lines is not None
+    assert lines.edits == {"Cargo.toml": ('edition = "2018"', "[features]"), "crates/m/Cargo.toml": ("[package]",)}
+    assert lines.new_files == {"crates/m/Cargo.toml"}

@@ -144,6 +144,7 @@ def test_a_shard_that_is_not_i_of_n_is_a_usage_error(text: str) -> None:
         ("src/cart/tests.rs", "rust", "rust", "", "test_module", {"name": "cart::tests::"}, None),
         ("crates/shop/src/tax/mod.rs", "rust", "rust", "", "test_module", {"name": "tax::"}, None),
         ("src/lib.rs", "rust", "rust", "", "test_file", {}, "crate root"),
+        ("src/main.rs", "rust", "rust", "#[test]\nfn t() {}\n", "test_file", {}, "crate root"),
         (
             "src/test/java/shop/CartTest.java",
             "jvm",
@@ -381,3 +382,23 @@ def test_a_missing_name_counts_only_when_the_change_adds_it_and_no_assertion_fai
     assert evidence.missing_symbol == missing
     assert evidence.counts == Counts(passed=0, failed=2, skipped=0)
     assert evidence.command == "pytest"
+
+
+RUST_INLINE = default_table().get("rust").inline_tests
+assert RUST_INLINE is not None
+RUST_FUNCTIONS = RUST_INLINE.functions
+
+
+def test_the_crate_roots_own_tests_are_run_each_by_its_name() -> None:
+    """`src/lib.rs`'s module path is every module's: its own tests are named one by one, exactly."""
+    text = "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn a() {}\n    fn helper() {}\n}\n"
+    text += "#[test]\nfn top() {}\n"
+    unit = unit_for("src/lib.rs", "rust", "rust", text, RUST_FUNCTIONS)
+    assert (unit.command, unit.slots["names"], unit.problem) == ("test_names", ("tests::a", "top"), None)
+    assert unit.scope == "the unit tests the crate root defines itself, each by its name (tests::a, top)"
+    none = unit_for("src/lib.rs", "rust", "rust", "pub fn f() {}\n", RUST_FUNCTIONS)
+    assert none.problem == (
+        "the crate root's tests are run by their names, and it defines no test function the reader can name"
+    )
+    unread = unit_for("src/lib.rs", "rust", "rust", "pub fn f() {\n", RUST_FUNCTIONS)
+    assert unread.problem == "the crate root's tests are run by their names, and its text could not be read"

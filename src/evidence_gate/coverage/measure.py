@@ -109,17 +109,18 @@ class Measures:
 
 
 def changed_production_lines(change: Change) -> dict[str, tuple[int, ...]]:
-    """Every production file's added lines; a deleted file has none."""
+    """Every production file's added lines (a file's own tests' left out); a deleted file has none."""
     return {path: tuple(sorted(lines)) for path, lines in changed_production_text(change).items()}
 
 
 def changed_production_text(change: Change) -> dict[str, dict[int, str]]:
-    """Every production file's added lines, each with its text; a deleted file has none."""
+    """Every production file's added lines, each with its text (a file's own tests' left out); a
+    deleted file has none."""
     texts: dict[str, dict[int, str]] = {}
     for changed in change.of_kind(FileKind.PRODUCTION):
         if changed.status is FileStatus.DELETED or changed.binary:
             continue
-        if added := {line.number: line.text for line in changed.added_lines}:
+        if added := {line.number: line.text for hunk in changed.production_hunks for line in hunk.added}:
             texts[changed.path] = added
     return texts
 

@@ -364,12 +364,12 @@ def _base_run(facts: Facts) -> Digest | None:
 
 def _kept_tests_facts(baseline: Digest, facts: Facts, verdict: ClaimVerdict) -> KeptTestsFacts:
     """The base run against this one, with the lines the change removed from test files (a deleted
-    test file's included)."""
+    test file's included) and from the tests a source file holds itself."""
     change = facts.change
     removed = (
         []
         if change is None
-        else [line.text for changed in change.of_kind(FileKind.TEST) for line in changed.removed_lines]
+        else [line.text for changed in change.files for hunk in changed.test_hunks for line in hunk.removed]
     )
     return KeptTestsFacts(
         base_counts=baseline.counts,

@@ -15,7 +15,9 @@ Tags come from three places:
 
 A test helper (conftest.py, a fixture module) is test code to the idioms and comparisons; deleting one
 removes no test, so it is not RH-3, and neither is deleting test data. A change to either pairs a
-production change as a test's does (no `RH-15?`).
+production change as a test's does (no `RH-15?`). So does a change to the tests a source file holds
+itself (Rust's `#[cfg(test)]` modules): each hunk of such a file is read as two, its lines in the
+file's tests as a test's hunk, its other lines as production code.
 
 RH-14 (a frozen test changed) is decided against the freeze record (`frozen.py`). A line the change
 moves within a file (the same text, stripped, removed elsewhere in that file) is neither added nor
@@ -80,21 +82,26 @@ def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) 
     if read is not None:
         for where, loosened in configs.relaxed(change, idioms.configs, read).items():
             relaxed.setdefault(where, set()).update(loosened)
-    tests_changed = any(changed.kind in TEST_SIDE for changed in change.files)
+    tests_changed = any(changed.kind in TEST_SIDE or changed.changes_tests for changed in change.files)
     hunks: list[TaggedHunk] = []
     unlisted: dict[str, None] = {}
     for changed in change.files:
         language = idioms.language(changed.path)
         found = _file_hunks(changed, language, idioms, relaxed, moves[changed.path])
-        if changed.kind is FileKind.PRODUCTION and not tests_changed:
+        if not tests_changed:
             # a hunk that only rewords comments changes no behaviour a test could pin down
             found = [
-                hunk if same_code(hunk.path, hunk.removed, hunk.added) else _with(hunk, UNPAIRED) for hunk in found
+                _with(hunk, UNPAIRED)
+                if hunk.kind is FileKind.PRODUCTION and not same_code(hunk.path, hunk.removed, hunk.added)
+                else hunk
+                for hunk in found
             ]
-        gate_edit = changed.kind in GATE_KINDS
-        hunks += [hunk for hunk in found if gate_edit or hunk.tags]
-        idioms_apply = gate_edit and changed.kind not in (FileKind.SNAPSHOT, FileKind.TEST_DATA) and not changed.binary
-        if idioms_apply and not idioms.covers(language, idiom_kind(changed.kind)):
+        hunks += [hunk for hunk in found if hunk.kind in GATE_KINDS or hunk.tags]
+        edit_kind = FileKind.TEST if changed.changes_tests else changed.kind  # what its gate edits are
+        idioms_apply = (
+            edit_kind in GATE_KINDS and edit_kind not in (FileKind.SNAPSHOT, FileKind.TEST_DATA) and not changed.binary
+        )
+        if idioms_apply and not idioms.covers(language, idiom_kind(edit_kind)):
             unlisted[_file_type(changed.path)] = None
     return Inventory(hunks=tuple(hunks), languages_unlisted=tuple(unlisted))
 
@@ -146,56 +153,82 @@ def _file_hunks(
             )
             for hunk in hunks
         ]
-    kind = idiom_kind(changed.kind)
-    screen = idioms.screen(kind, language)
-    added_in_file = moved.new(changed.added_lines)
-    removed_in_file = moved.gone(changed.removed_lines)
+    tests = changed.hunks if changed.inline_tests is None else changed.test_hunks  # a source file's: its tests'
+    added_in_file = moved.new(tuple(line for hunk in tests for line in hunk.added))
+    removed_in_file = moved.gone(tuple(line for hunk in tests for line in hunk.removed))
     fewer_tests = compare.definitions(added_in_file, language, idioms) < compare.definitions(
         removed_in_file, language, idioms
     )
     tagged = []
-    for index, hunk in enumerate(changed.hunks):
-        added, removed = moved.new(hunk.added), moved.gone(hunk.removed)
-        added_screen, removed_screen = screen
-        idiom_lines = (added_screen is not None and any(added_screen.search(line) for line in added)) or (
-            removed_screen is not None and any(removed_screen.search(line) for line in removed)
-        )
-        tags = [
-            tag.id
-            for tag in (idioms.tags if idiom_lines else ())
-            if kind in tag.kinds and _carries(tag, language, added, removed)
-        ]
-        if kind is FileKind.TEST:
-            if fewer_tests and compare.definitions(removed, language, idioms):
-                tags.append("RH-3")
-            if compare.assertions_lost(removed, added, language, idioms):
-                tags.append("RH-4")
-            if compare.expectation_changed(removed, added, language, idioms):
-                tags.append("RH-5")
-        tags += relaxed.get((changed.path, index), set())
-        if changed.kind in CONFIG_KINDS and (
-            compare.switched_off(added, idioms) or compare.severity_lowered(removed, added, idioms)
-        ):
-            tags.append("RH-8")
-        if changed.kind is FileKind.CI and (
-            compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file)
-        ):
-            tags.append("RH-10")
-        audited, fixes = _audited(hunk, set(added), language, idioms, tags)
-        tagged.append(
-            TaggedHunk(
-                path=changed.path,
-                kind=changed.kind,
-                header=_header(hunk),
-                tags=_ordered((*tags, *structural)),
-                added=hunk.added,
-                removed=hunk.removed,
-                unjustified=tuple(number for number, _ in fixes),
-                audited=audited,
-                fixes=fixes,
+    for index, whole in enumerate(changed.hunks):
+        for hunk_kind, hunk in _parts(changed, whole):
+            tagged.append(
+                _tagged(changed, index, hunk_kind, hunk, language, idioms, relaxed, moved, fewer_tests=fewer_tests)
             )
-        )
     return tagged
+
+
+def _parts(changed: ChangedFile, hunk: Hunk) -> list[tuple[FileKind, Hunk]]:
+    """A hunk as its kinds of line: a source file's lines in its own tests apart from its code."""
+    if changed.inline_tests is None:
+        return [(changed.kind, hunk)]
+    test, production = changed.test_part(hunk), changed.production_part(hunk)
+    return [(kind, part) for kind, part in ((FileKind.TEST, test), (changed.kind, production)) if part is not None]
+
+
+def _tagged(
+    changed: ChangedFile,
+    index: int,
+    hunk_kind: FileKind,
+    hunk: Hunk,
+    language: str | None,
+    idioms: Idioms,
+    relaxed: dict[tuple[str, int], set[str]],
+    moved: _Moved,
+    *,
+    fewer_tests: bool,
+) -> TaggedHunk:
+    """One hunk (or its part of `hunk_kind`: a source file's lines in its own tests, or the rest), tagged."""
+    kind = idiom_kind(hunk_kind)
+    added, removed = moved.new(hunk.added), moved.gone(hunk.removed)
+    added_screen, removed_screen = idioms.screen(kind, language)
+    idiom_lines = (added_screen is not None and any(added_screen.search(line) for line in added)) or (
+        removed_screen is not None and any(removed_screen.search(line) for line in removed)
+    )
+    tags = [
+        tag.id
+        for tag in (idioms.tags if idiom_lines else ())
+        if kind in tag.kinds and _carries(tag, language, added, removed)
+    ]
+    if kind is FileKind.TEST:
+        if fewer_tests and compare.definitions(removed, language, idioms):
+            tags.append("RH-3")
+        if compare.assertions_lost(removed, added, language, idioms):
+            tags.append("RH-4")
+        if compare.expectation_changed(removed, added, language, idioms):
+            tags.append("RH-5")
+    if changed.inline_tests is None or hunk_kind is FileKind.TEST:  # a source file's thresholds: its tests'
+        tags += relaxed.get((changed.path, index), set())
+    if changed.kind in CONFIG_KINDS and (
+        compare.switched_off(added, idioms) or compare.severity_lowered(removed, added, idioms)
+    ):
+        tags.append("RH-8")
+    if changed.kind is FileKind.CI:
+        added_in_file = moved.new(changed.added_lines)
+        if compare.checks_removed(removed, added_in_file, idioms) or compare.needs_dropped(removed, added_in_file):
+            tags.append("RH-10")
+    audited, fixes = _audited(hunk, set(added), language, idioms, tags)
+    return TaggedHunk(
+        path=changed.path,
+        kind=hunk_kind,
+        header=_header(hunk),
+        tags=_ordered((*tags, *_structural_tags(changed))),
+        added=hunk.added,
+        removed=hunk.removed,
+        unjustified=tuple(number for number, _ in fixes),
+        audited=audited,
+        fixes=fixes,
+    )
 
 
 def _unpaired(hunk: TaggedHunk) -> TaggedHunk:
@@ -219,7 +252,7 @@ def _relaxed_thresholds(
     added: list[tuple[str, int, compare.Setting]] = []
     screen = idioms.threshold_screen
     for changed in change.files:
-        if changed.kind not in THRESHOLD_KINDS:
+        if changed.kind not in THRESHOLD_KINDS and changed.inline_tests is None:
             continue
         moved = moves[changed.path]
         text = read(change.head, changed.path) if read and changed.status is FileStatus.COPIED else None
@@ -227,7 +260,10 @@ def _relaxed_thresholds(
             shown = {line.number for line in changed.added_lines}
             kept = [line for number, line in enumerate(text.splitlines(), start=1) if number not in shown]
             added += [(changed.path, -1, s) for s in compare.settings(kept, idioms.thresholds, screen)]
-        for index, hunk in enumerate(changed.hunks):
+        for index, whole in enumerate(changed.hunks):
+            hunk = changed.test_part(whole) if changed.inline_tests is not None else whole  # a source file's tests
+            if hunk is None:
+                continue
             removed += [
                 (changed.path, index, s) for s in compare.settings(moved.gone(hunk.removed), idioms.thresholds, screen)
             ]

@@ -3,6 +3,11 @@ counts them: a diagnostic on a line the change added or changed is new; one on a
 touch, or in a file it did not touch, was there before it (pre-existing). A diagnostic with no
 place (no file and line to read) is counted as new: never guessed old, which would hide it.
 
+A diagnostic about a whole file (cargo's `no edition set` about Cargo.toml) is new when the change
+could have caused it: the file is new, or the change touched it and either the diagnostic names no
+cause or a line the change added to or removed from that file matches its cause (the `edition` key
+added or removed). A touched file whose changed lines hold no such line keeps the base's warning.
+
 Paths are read as the tool printed them, absolute or relative to where it ran (the stack's root),
 and made repository-relative. An absolute path from another checkout (the job's, read in the
 action's container) is the changed file whose path it ends with.
@@ -12,11 +17,11 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evidence_gate.model import Change
+from evidence_gate.model import Change, FileStatus
 from evidence_gate.quality.locate import Found
 
 MAX_SHOWN = 20  # of the new diagnostics and of the pre-existing ones, each
@@ -30,6 +35,8 @@ class ChangedLines:
     lines: Mapping[str, frozenset[int]]
     top: str  # the checkout's absolute path, as a tool run here prints it
     root: str = ""  # the stack's root in the checkout, where the tool runs: "" for the top
+    edits: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # the added and removed lines' text
+    new_files: frozenset[str] = frozenset()  # the files the change added (or copied): the base had none
 
 
 def changed_lines(change: Change | None, top: Path, root: str) -> ChangedLines | None:
@@ -37,7 +44,15 @@ def changed_lines(change: Change | None, top: Path, root: str) -> ChangedLines |
     if change is None:
         return None
     lines = {file.path: frozenset(line.number for line in file.added_lines) for file in change.files}
-    return ChangedLines(lines=lines, top=top.as_posix().rstrip("/"), root="" if root in ("", ".") else root)
+    edits = {file.path: tuple(line.text for line in (*file.removed_lines, *file.added_lines)) for file in change.files}
+    new_files = frozenset(file.path for file in change.files if file.status in (FileStatus.ADDED, FileStatus.COPIED))
+    return ChangedLines(
+        lines=lines,
+        top=top.as_posix().rstrip("/"),
+        root="" if root in ("", ".") else root,
+        edits=edits,
+        new_files=new_files,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,6 +149,24 @@ def repo_path(printed: str, changed: ChangedLines) -> str:
     return path
 
 
+def _touched(path: str, changed: ChangedLines) -> str | None:
+    """The changed file `path` is (one from another checkout: the changed file it ends with), or None."""
+    if path in changed.lines:
+        return path
+    return next((file for file in changed.lines if path.endswith("/" + file)), None)
+
+
+def _caused(item: Found, path: str, changed: ChangedLines) -> bool:
+    """Whether the change could have caused a diagnostic about the whole file `path`: a new file, or
+    no cause to check, or a line it added to or removed from the file that the cause matches."""
+    file = _touched(path, changed)
+    if file is None:
+        return False
+    if item.cause is None or file in changed.new_files:
+        return True
+    return any(item.cause.search(text) for text in changed.edits.get(file, ()))
+
+
 def _changed(path: str, line: int, changed: ChangedLines) -> bool:
     lines = changed.lines.get(path)
     if lines is not None:
@@ -156,10 +189,10 @@ def classify(found: Sequence[Found], changed: ChangedLines, counted: int | None)
     new_count = old_count = unlocated = 0
     for item in found:
         message = item.message[:MAX_MESSAGE]
-        if item.path is not None and item.line is None:  # about a whole file: new when the change touched it
+        if item.path is not None and item.line is None:  # about a whole file: new when the change could cause it
             path = repo_path(item.path, changed)
             shown = Diagnostic(where=path, message=message)
-            if path in changed.lines:
+            if _caused(item, path, changed):
                 new_count += 1
                 _keep(new, shown)
             else:

@@ -31,13 +31,19 @@ _GROUPS = {
 }
 
 
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")  # `{key}` in a `cause`: the pattern's group `key`
+
+
 @dataclass(frozen=True, kw_only=True)
 class Found:
-    """One diagnostic as the tool printed it: its path (as printed) and line, or None for both."""
+    """One diagnostic as the tool printed it: its path (as printed) and line, or None for both. A
+    diagnostic about a whole file (a path, no line) may carry its `cause`: what a changed line of
+    that file matches when the change could have caused it (quality/debt.py)."""
 
     path: str | None
     line: int | None
     message: str
+    cause: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,6 +52,13 @@ class LinePattern:
     kind: str
     pattern: re.Pattern[str]
     file: str | None = None  # a `whole_file` diagnostic's file (cargo's manifest warnings: Cargo.toml)
+    cause: str | None = None  # a `whole_file` diagnostic's cause, `{group}` placeholders unfilled
+
+    def cause_of(self, groups: re.Match[str]) -> re.Pattern[str] | None:
+        """The cause with this match's groups filled in, each taken literally."""
+        if self.cause is None:
+            return None
+        return re.compile(_PLACEHOLDER.sub(lambda name: re.escape(groups[name.group(1)] or ""), self.cause))
 
 
 @functools.cache
@@ -72,7 +85,20 @@ def _pattern(item: dict[str, Any], where: str) -> LinePattern:
     missing = _GROUPS[item["kind"]] - set(pattern.groupindex)
     if missing:
         raise ConfigError(f"{where}: a {item['kind']} pattern needs the group(s) {', '.join(sorted(missing))}")
-    return LinePattern(tools=tuple(item["tools"]), kind=item["kind"], pattern=pattern, file=item.get("file"))
+    if item["kind"] == "whole_file" and ("file" in item) == ("path" in pattern.groupindex):
+        raise ConfigError(f"{where}: a whole_file pattern names its file by `file` or by a `path` group, one of them")
+    cause = item.get("cause")
+    if cause is not None:
+        unknown = sorted(set(_PLACEHOLDER.findall(cause)) - set(pattern.groupindex))
+        if unknown:
+            raise ConfigError(f"{where}: cause: {{{unknown[0]}}} is no group of the pattern")
+        try:
+            re.compile(_PLACEHOLDER.sub("x", cause))
+        except re.error as error:
+            raise ConfigError(f"{where}: cause: {error}") from error
+    return LinePattern(
+        tools=tuple(item["tools"]), kind=item["kind"], pattern=pattern, file=item.get("file"), cause=cause
+    )
 
 
 def locate(
@@ -102,7 +128,8 @@ def locate(
             found.append(Found(path=None, line=None, message=opening))
             opening = None
         if kind == "whole_file":
-            found.append(Found(path=entry.file, line=None, message=groups["message"].strip()))
+            path = entry.file or groups["path"]
+            found.append(Found(path=path, line=None, message=groups["message"].strip(), cause=entry.cause_of(groups)))
         elif kind == "opening":
             opening = groups["message"].strip()
         elif kind == "file":

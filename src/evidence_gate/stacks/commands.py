@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from evidence_gate.errors import ConfigError, UnsafeSlotValue
 
-SLOTS = frozenset({"file", "files", "package", "name", "dir", "stem"})
-LIST_SLOTS = frozenset({"files"})
+SLOTS = frozenset({"file", "files", "package", "name", "names", "dir", "stem"})
+LIST_SLOTS = frozenset({"files", "names"})
 
 # Characters refused in any slot value: every one can end a quoted string, start an expansion, or
 # split a command line in some shell, and none belongs in a test name or a sane path.

@@ -26,7 +26,7 @@ from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, J
 from evidence_gate.stacks.tools import EVIDENCE_KINDS, Candidate, Evidence, Exemption, ToolSlot
 
 Command = CommandTemplate | ScriptCommand
-COMMAND_NAMES = ("build", "test", "test_file", "test_module", "lint", "typecheck")
+COMMAND_NAMES = ("build", "test", "test_file", "test_module", "test_names", "lint", "typecheck")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,6 +47,17 @@ class PathPatterns:
     gate_config: pathspec.GitIgnoreSpec
     helper: pathspec.GitIgnoreSpec
     data: pathspec.GitIgnoreSpec
+
+
+@dataclass(frozen=True, kw_only=True)
+class InlineTestRules:
+    """Where a stack's source files hold their own tests (Rust's `#[cfg(test)]` modules): the files
+    that may, the reader that finds their test items, and the attributes that mark one."""
+
+    reader: str  # a reader of inline_tests.py: `rust`
+    files: pathspec.GitIgnoreSpec
+    attributes: tuple[re.Pattern[str], ...]  # matched in full against an attribute's text, spaces removed
+    functions: tuple[re.Pattern[str], ...]  # those that make a function a test (its name runs it)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,6 +89,7 @@ class Adapter:
     parsers: tuple[str, ...]
     paths: PathPatterns
     truth_sources: TruthSources | None
+    inline_tests: InlineTestRules | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -295,6 +307,7 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
     c = _Compiler(source, f"adapter {raw['id']!r}")
     markers = raw["markers"]
     truth = raw.get("truth_sources")
+    inline = raw.get("inline_tests")
     commands = c.commands(raw["commands"], "commands")
     for index, variant in enumerate(raw.get("variants", ())):
         chosen = sorted(set(variant["commands"]) & set(raw.get("tools", {})))
@@ -346,6 +359,16 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
                 ),
             )
             if truth
+            else None
+        ),
+        inline_tests=(
+            InlineTestRules(
+                reader=inline["reader"],
+                files=c.globs(inline["files"], "inline_tests.files"),
+                attributes=c.regexes(inline["attributes"], "inline_tests.attributes"),
+                functions=c.regexes(inline["functions"], "inline_tests.functions"),
+            )
+            if inline
             else None
         ),
     )

@@ -5,6 +5,12 @@ Production files go back whole: a file the change modified or deleted is restore
 base, a file it added is removed, a renamed one moves back. Test, CI, configuration and snapshot
 files stay as the head has them: the question is whether the head's tests need the head's code.
 
+A source file that holds its own tests (Rust's `#[cfg(test)]` modules) and whose tests changed is a
+changed test file. When its production code changed too, only that goes back: its production lines
+as the base has them, its test lines as the head has them (partial.py). A file added, renamed or
+copied goes back whole, its tests with it: without the change there are none to run, and the run
+says so (unjudged, never red or still-green).
+
 A change that touches production code and test helpers or test data (a fixture module, conftest.py,
 a data file) but no test file is judged through the tests that use them: the head's test files that
 name a changed helper (its file name, or a module's name: `builders` for tests/helpers/builders.py,
@@ -20,11 +26,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from evidence_gate.code_lines import code_unchanged
+from evidence_gate.code_lines import code_unchanged, same_code
 from evidence_gate.errors import UsageError
-from evidence_gate.model import Change, FileKind, FileStatus
+from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
 
 _ADDED = (FileStatus.ADDED, FileStatus.COPIED)
+_IN_PLACE = (FileStatus.MODIFIED, FileStatus.MODE_CHANGE)  # a file whose production lines can go back alone
 SUPPORT_KINDS = (FileKind.TEST_HELPER, FileKind.TEST_DATA)
 THROUGH_CAP = 25  # test files judged for changed helpers: each runs two or three times
 _FOLDER_MODULES = frozenset(
@@ -42,14 +49,15 @@ class Plan:
     through: Mapping[str, str] = field(default_factory=dict)  # a test judged for a changed helper -> why
     note: str | None = None  # why changed helpers brought no test to judge
     comments_only: tuple[str, ...] = ()  # production files whose change is comments and blank lines only
+    partial: tuple[str, ...] = ()  # files holding their own tests: production lines back, test lines the head's
 
     @property
     def reverts(self) -> bool:
-        return bool(self.restore or self.remove)
+        return bool(self.restore or self.remove or self.partial)
 
     @property
     def production(self) -> tuple[str, ...]:
-        return (*self.restore, *self.remove)
+        return (*self.restore, *self.remove, *self.partial)
 
 
 def plan(change: Change, head_tests: Mapping[str, str] | None = None) -> Plan:
@@ -58,14 +66,17 @@ def plan(change: Change, head_tests: Mapping[str, str] | None = None) -> Plan:
     tests = [
         changed.path
         for changed in change.files
-        if changed.kind is FileKind.TEST and changed.status is not FileStatus.DELETED and not changed.binary
+        if changed.changes_tests and changed.status is not FileStatus.DELETED and not changed.binary
     ]
     restore: dict[str, None] = {}
     remove: dict[str, None] = {}
+    partial: dict[str, None] = {}
     comments_only: list[str] = []
     for changed in change.of_kind(FileKind.PRODUCTION):
-        if code_unchanged(changed):  # nothing to take away: reverting it cannot make a test fail
+        if _production_unchanged(changed):  # nothing to take away: reverting it cannot make a test fail
             comments_only.append(changed.path)
+        elif changed.inline_tests is not None and changed.status in _IN_PLACE:
+            partial[changed.path] = None
         elif changed.status in _ADDED:
             remove[changed.path] = None
         elif changed.status is FileStatus.RENAMED and changed.old_path is not None:
@@ -76,7 +87,7 @@ def plan(change: Change, head_tests: Mapping[str, str] | None = None) -> Plan:
     helpers = {changed.path: changed.kind for changed in change.files if changed.kind in SUPPORT_KINDS}
     through: dict[str, str] = {}
     note = None
-    if not tests and helpers and (restore or remove) and head_tests is not None:
+    if not tests and helpers and (restore or remove or partial) and head_tests is not None:
         through, note = judged_through(helpers, head_tests)
         tests = list(through)
     return Plan(
@@ -87,14 +98,24 @@ def plan(change: Change, head_tests: Mapping[str, str] | None = None) -> Plan:
         through=through,
         note=note,
         comments_only=tuple(comments_only),
+        partial=tuple(partial),
     )
+
+
+def _production_unchanged(changed: ChangedFile) -> bool:
+    """Whether the file's production code is as it was: comments and blank lines changed only (in a
+    file that holds its own tests, the lines outside them)."""
+    if changed.inline_tests is None:
+        return code_unchanged(changed)
+    return all(same_code(changed.path, part.removed, part.added) for part in changed.production_hunks)
 
 
 def needs_head_tests(change: Change) -> bool:
     """Whether `plan` judges this change through its helpers: production code and helpers or data
     changed, and no test file."""
     kinds = {changed.kind for changed in change.files}
-    return FileKind.PRODUCTION in kinds and FileKind.TEST not in kinds and bool(kinds.intersection(SUPPORT_KINDS))
+    tests = any(changed.changes_tests for changed in change.files)
+    return FileKind.PRODUCTION in kinds and not tests and bool(kinds.intersection(SUPPORT_KINDS))
 
 
 def judged_through(helpers: Mapping[str, FileKind], head_tests: Mapping[str, str]) -> tuple[dict[str, str], str | None]:

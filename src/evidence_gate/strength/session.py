@@ -3,7 +3,8 @@ there), then again with the production change taken away (plan.py), and once mor
 when that second run failed, to rule out a flaky test.
 
 Worktrees are made once per job, not per test: a job runs all its files at the head, reverts the
-production files once, runs the ones that passed, and resets to the head for the reruns. `jobs`
+production files once (a file that holds its own tests: its production lines alone, partial.py),
+runs the ones that passed, and resets to the head for the reruns. `jobs`
 worktrees run side by side. Each file's verdict is reported as soon as it is final.
 """
 
@@ -17,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from evidence_gate.changes import PathClassifier
 from evidence_gate.effects import Effects
+from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git
 from evidence_gate.markers import Claim, markers_for
 from evidence_gate.model import Change, FileKind
@@ -26,6 +28,7 @@ from evidence_gate.stacks.table import Adapter, AdapterTable
 from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run
 from evidence_gate.strength.generated import copy_generated, generated_files
 from evidence_gate.strength.isolation import LOCKFILES, Install, Setup, prepare
+from evidence_gate.strength.partial import Tangled, production_reverted
 from evidence_gate.strength.plan import Plan, Shard, needs_head_tests, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
 from evidence_gate.strength.units import Unit, unit_for
@@ -94,13 +97,21 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
         return Outcome(judged=(), changed_tests=len(the_plan.tests), note=held)
     if head is None:
         head = git.snapshot() if change.head == WORKTREE else change.head
+    partial, tangled = _partial(git, change, the_plan, head)
+    if tangled:  # such a file goes back whole for the other tests' second run; its own are not judged
+        kept = tuple(path for path in the_plan.partial if path not in tangled)
+        the_plan = replace(the_plan, partial=kept, restore=(*the_plan.restore, *tangled))
+    before = _texts(git, the_plan.merge_base, the_plan.restore)
+    before.update({path: content.decode("utf-8", "replace") for path, (content, _) in partial.items()})
     run = _Run(
         effects=effects,
         stack=stack,
         options=options,
         plan=the_plan,
         head=head,
-        symbols=new_symbols(_texts(git, head, the_plan.production), _texts(git, the_plan.merge_base, the_plan.restore)),
+        partial=partial,
+        tangled=tangled,
+        symbols=new_symbols(_texts(git, head, the_plan.production), before),
         install=Install(
             command=options.install,
             link=options.install is None
@@ -135,6 +146,32 @@ def judge_change(effects: Effects, change: Change, stack: Stack, options: Option
     )
 
 
+def _partial(
+    git: Git, change: Change, the_plan: Plan, head: str
+) -> tuple[dict[str, tuple[bytes, str]], dict[str, str]]:
+    """Each file that holds its own tests and goes back in part: its content for the second run (its
+    production lines the base's, its tests the head's) and its mode; and the files whose production
+    and test lines change side by side, each with why its tests are not judged."""
+    files = {changed.path: changed for changed in change.files}
+    contents = {}
+    tangled = {}
+    for path in the_plan.partial:
+        changed = files[path]
+        base = git.file_at(the_plan.merge_base, PurePosixPath(changed.old_path or path))
+        now = git.file_at(head, PurePosixPath(path))
+        if base is None or now is None:
+            raise GitError(f"{path}: not a file at both the base and the head; refusing to guess")
+        try:
+            contents[path] = (production_reverted(changed, base, now), changed.new_mode or "100644")
+        except Tangled as found:
+            tangled[path] = (
+                f"its production code and its own tests change side by side at line {found.line}, so the one cannot"
+                " be taken away without the other: its tests are not judged (the file goes back whole for the"
+                " other tests' second run)"
+            )
+    return contents, tangled
+
+
 def _head_tests(git: Git, head: str, kinds: PathClassifier) -> dict[str, str]:
     """The head's test files (the first HEAD_TESTS_READ of them) with their text."""
     tests = [path for path in git.files_at(head) if kinds.kind(path) is FileKind.TEST][:HEAD_TESTS_READ]
@@ -162,6 +199,8 @@ class _Run:
     options: Options
     plan: Plan
     head: str
+    partial: dict[str, tuple[bytes, str]]  # a file holding its own tests: its content and mode for the second run
+    tangled: dict[str, str]  # a file holding its own tests that goes back whole: why they are not judged
     symbols: frozenset[str]
     install: Install
     progress: Progress
@@ -180,13 +219,18 @@ class _Run:
         logs.mkdir()
         language = self.stack.adapter.language
         root = self.stack.root
+        inline = self.stack.adapter.inline_tests
+        functions = inline.functions if inline is not None else ()
         setup = prepare(self.effects, tree.top, root, language, self.plan.production, self.install, logs / "setup")
         done: list[Judged] = []
         passed: dict[str, tuple[Unit, RunEvidence]] = {}
         for number, path in enumerate(tests):
             if self.cancelled.is_set():
                 return done
-            unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path))
+            if path in self.tangled:
+                done.append(self._report(Judged(path=path, verdict=Verdict.UNJUDGED, reason=self.tangled[path])))
+                continue
+            unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path), functions)
             head = None
             why = _not_runnable(unit, setup, linked=(tree.top / path).is_symlink())
             if why is None:
@@ -208,6 +252,8 @@ class _Run:
             return done
         tree.restore_paths(self.plan.merge_base, self.plan.restore)
         tree.remove_paths(self.plan.remove)
+        for path, (content, mode) in self.partial.items():
+            tree.write_file(path, content, mode)
         reverted = tree.tree_differs(self.head, self.plan.production)
         failing: dict[str, RunEvidence] = {}
         for number, (path, (unit, head)) in enumerate(passed.items()):

@@ -7,7 +7,9 @@ unit says so (`scope`), so the evidence shows what really ran:
 - Go: the file's package, with `-run` anchored to the Test, Example and Fuzz functions the file
   defines (the whole package would judge its neighbours' tests too);
 - Rust: an integration test under `tests/` by its target (`--test <stem>`); a module in `src/` by
-  its module path (`cart::tax::`, through the `test_module` command);
+  its module path (`cart::tax::`, through the `test_module` command); the crate root (`src/lib.rs`),
+  whose module path holds every module's tests, by the names of the tests it defines itself
+  (`tests::parses`, through the `test_names` command);
 - JVM: the test class, named in full from the file's `package` line;
 - Django: the dotted module.
 """
@@ -15,9 +17,12 @@ unit says so (`scope`), so the evidence shows what really ran:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+
+from evidence_gate.inline_tests import rust_test_names
+from evidence_gate.stacks.commands import SlotValue
 
 _GO_TEST = re.compile(r"^func\s+((?:Test|Example|Fuzz)(?:[^a-z]\w*)?)\s*\(", re.MULTILINE)
 _JVM_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.MULTILINE)
@@ -27,19 +32,22 @@ _JVM_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)", re.MULTILINE)
 class Unit:
     path: str  # the test file
     command: str = "test_file"  # the stack's command that runs it
-    slots: Mapping[str, str] = field(default_factory=dict)
+    slots: Mapping[str, SlotValue] = field(default_factory=dict)
     scope: str | None = None  # what runs, where it is not the file alone
     problem: str | None = None  # why no unit holds exactly this file's tests
 
 
-def unit_for(path: str, adapter_id: str, language: str, text: str) -> Unit:
-    """`text` is the file's content at the head (what defines its tests)."""
+def unit_for(
+    path: str, adapter_id: str, language: str, text: str, test_functions: Sequence[re.Pattern[str]] = ()
+) -> Unit:
+    """`text` is the file's content at the head (what defines its tests); `test_functions`, the
+    attributes that make a function a test, where tests are named from the file (Rust's crate root)."""
     pure = PurePosixPath(path)
-    slots = {"file": path, "dir": pure.parent.as_posix(), "stem": pure.stem, "name": pure.stem}
+    slots: dict[str, SlotValue] = {"file": path, "dir": pure.parent.as_posix(), "stem": pure.stem, "name": pure.stem}
     if language == "go":
         return _go(path, slots, text)
     if language == "rust":
-        return _rust(path, slots)
+        return _rust(path, slots, text, test_functions)
     if language in ("java", "kotlin"):
         package = _JVM_PACKAGE.search(text)
         name = f"{package.group(1)}.{pure.stem}" if package else pure.stem
@@ -50,9 +58,10 @@ def unit_for(path: str, adapter_id: str, language: str, text: str) -> Unit:
     return Unit(path=path, slots=slots)
 
 
-def _go(path: str, slots: dict[str, str], text: str) -> Unit:
+def _go(path: str, slots: dict[str, SlotValue], text: str) -> Unit:
     names = list(dict.fromkeys(_GO_TEST.findall(text)))
-    package = "./" + slots["dir"] if slots["dir"] != "." else "."
+    folder = PurePosixPath(path).parent.as_posix()
+    package = "./" + folder if folder != "." else "."
     if not names:
         return Unit(path=path, slots=slots, problem="it defines no Test, Example or Fuzz function")
     pattern = names[0] if len(names) == 1 else f"({'|'.join(names)})"
@@ -63,7 +72,7 @@ def _go(path: str, slots: dict[str, str], text: str) -> Unit:
     )
 
 
-def _rust(path: str, slots: dict[str, str]) -> Unit:
+def _rust(path: str, slots: dict[str, SlotValue], text: str, test_functions: Sequence[re.Pattern[str]]) -> Unit:
     parts = PurePosixPath(path).parts
     if "tests" in parts:
         below = parts[len(parts) - parts[::-1].index("tests") :]
@@ -79,10 +88,29 @@ def _rust(path: str, slots: dict[str, str]) -> Unit:
         modules[-1] = modules[-1].removesuffix(".rs")
         if modules[-1] == "mod":
             modules.pop()
-        if modules in (["lib"], ["main"]) or not modules:
+        if modules == ["lib"]:
+            return _crate_root(path, slots, text, test_functions)
+        if modules == ["main"] or not modules:
             return Unit(path=path, slots=slots, problem="the crate root's tests cannot be told from its modules'")
         module = "::".join(modules) + "::"
         return Unit(
             path=path, command="test_module", slots={**slots, "name": module}, scope=f"the unit tests of {module}"
         )
     return Unit(path=path, slots=slots, problem="it is neither under tests/ nor under src/")
+
+
+def _crate_root(path: str, slots: dict[str, SlotValue], text: str, test_functions: Sequence[re.Pattern[str]]) -> Unit:
+    """A library's root file by the names of the tests it defines itself, run each exactly."""
+    if not test_functions:
+        return Unit(path=path, slots=slots, problem="the crate root's tests cannot be told from its modules'")
+    names = rust_test_names(text, test_functions)
+    if not names:
+        why = "it defines no test function the reader can name" if names == () else "its text could not be read"
+        return Unit(path=path, slots=slots, problem=f"the crate root's tests are run by their names, and {why}")
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return Unit(
+        path=path,
+        command="test_names",
+        slots={**slots, "names": names},
+        scope=f"the unit tests the crate root defines itself, each by its name ({shown})",
+    )

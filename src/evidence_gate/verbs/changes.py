@@ -13,7 +13,7 @@ from evidence_gate.console import printable
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_OK
 from evidence_gate.git import WORKTREE
-from evidence_gate.model import Change
+from evidence_gate.model import Change, FileKind
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import print_json, table
 
@@ -38,6 +38,9 @@ def change_document(change: Change) -> dict[str, Any]:
     for changed in document["files"]:
         changed["status"] = str(changed["status"])
         changed["kind"] = str(changed["kind"])
+        inline = changed["inline_tests"]
+        if inline is not None:  # the line numbers in a file's own tests, in order
+            changed["inline_tests"] = {side: sorted(numbers) for side, numbers in inline.items()}
     return document
 
 
@@ -55,5 +58,6 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         removed = sum(len(hunk.removed) for hunk in changed.hunks)
         origin = f" (from {printable(changed.old_path)})" if changed.old_path else ""
         counts = "binary" if changed.binary else f"+{added} -{removed}"
-        out.write(f"  {changed.status:<11} {changed.kind:<11} {counts:<11} {printable(changed.path)}{origin}\n")
+        tests = " (its own tests changed too)" if changed.inline_tests and changed.kind is not FileKind.TEST else ""
+        out.write(f"  {changed.status:<11} {changed.kind:<11} {counts:<11} {printable(changed.path)}{origin}{tests}\n")
     return EXIT_OK
