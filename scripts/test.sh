@@ -13,6 +13,8 @@ python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ig
 bash scripts/install-test-tools.sh
 debian=()
 command -v chromium >/dev/null || debian+=(chromium)
+# The verdict's and the checks' emoji, as a person sees them in the first-screen screenshots.
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || debian+=(fonts-noto-color-emoji)
 command -v go >/dev/null || debian+=(golang-go)
 # Maven offline, from Debian's /usr/share/maven-repo: Surefire and JUnit 4 for the JVM strength test.
 command -v mvn >/dev/null || debian+=(maven)

@@ -51,12 +51,37 @@ def text(element: HtmlElement) -> str:
     return " ".join(str(element.text_content()).replace("\u200b", "").split())
 
 
+def check_first_screen(root: HtmlElement) -> None:
+    """Above the first fold: the verdict, the counts in one line, and one line for each thing that
+    needs the author, each with what to do; nothing else."""
+    body = root.xpath("//details")[0].getparent()
+    above = []
+    for element in body:
+        if element.tag == "details":
+            break
+        if isinstance(element.tag, str):  # the hidden markers are comments
+            above.append(element)
+    assert [element.tag for element in above] == ["h3", "p", "ul"]
+    assert text(above[1]).startswith("Tests: 6 tests ran: 5 passed, 1 failed, 1 skipped")
+    items = [text(item) for item in above[2].xpath("./li")]
+    assert [item.split(":")[0].split(".")[0] for item in items] == [
+        "❌ Tests fail (check 3)",
+        "❌ Acceptance criteria no passing test proves (check 6)",
+        "❌ A test that passes without your change (still-green)",
+        "⚠️ A test skipped (RH-1)",
+        "🟨 Changed lines no test runs (check 4)",
+    ]
+    assert all("What to do:" in item for item in items)
+    assert any("test_a_discount_never_makes_the_total_negative: AssertionError: -380 != 0" in item for item in items)
+
+
 def check_page(root: HtmlElement) -> None:
     """The comment as a page: the verdict, the Results table, the folded blocks with what they fold."""
     assert "<!-- QG:VERDICT:BLOCKED -->" in [f"<!--{node.text}-->" for node in root.xpath("//comment()")]
-    assert text(root.xpath("//h3")[0]).endswith("Evidence Gate: Blocked (pre-pr)")
+    assert text(root.xpath("//h3")[0]).endswith("Evidence Gate: Blocked")
+    check_first_screen(root)
     rows = [[text(cell) for cell in row.xpath("./th|./td")] for row in root.xpath("(//table)[1]//tr")]
-    assert [(row[1], row[4]) for row in rows] == [
+    assert [(row[1], row[4].split()[-1]) for row in rows] == [
         ("Check", "Verdict"),
         ("Type Checker", TOOL_VERDICT),
         ("Linter", TOOL_VERDICT),
@@ -71,6 +96,8 @@ def check_page(root: HtmlElement) -> None:
         ("Test strength", "FAIL"),
     ]
     details = root.xpath("//details")
+    assert text(details[0].xpath("./summary")[0]).startswith("Results (pre-pr): 11 gates: ")
+    details = details[1:]
     assert [text(block.xpath("./summary")[0]) for block in details] == [
         "Failing tests (1)",
         "Toolchain",
@@ -130,7 +157,7 @@ def test_the_demo_prints_the_comment_and_writes_its_preview(cli: Callable[..., C
     assert result.code == 0, result.err
     comment = result.out
     first, history, title = comment.splitlines()[:3]
-    assert (first, title) == ("<!-- evidence-gate:comment:evidence-gate -->", "### ❌ Evidence Gate: Blocked (pre-pr)")
+    assert (first, title) == ("<!-- evidence-gate:comment:evidence-gate -->", "### ❌ Evidence Gate: Blocked")
     assert history.startswith("<!-- evidence-gate:history:evidence-gate:3:")  # the failed checks, for the next run
     assert "\n<!-- QG:VERDICT:BLOCKED -->\n" in comment
     assert "<!-- QG:CHECK:3:FAIL -->" in comment

@@ -395,7 +395,12 @@ def preview_html(markdown: str, title: str) -> str:
     Content-Security-Policy allows its inline style and nothing else, no script, no request: if
     anything slipped through, it could neither run nor reach the network."""
     renderer = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    body = renderer.render(markdown)
+    return page_html(renderer.render(markdown), title)
+
+
+def page_html(body: str, title: str) -> str:
+    """Markdown already rendered to HTML (`body`) as the preview's page: GitHub's comment style, no
+    script and no request allowed."""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

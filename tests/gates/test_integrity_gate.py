@@ -102,7 +102,7 @@ def test_a_change_whose_only_tags_are_questions_passes_and_a_review_shows_as_rev
     assert ledger.verdict is Verdict.PASS  # a review never blocks
     comment = render_comment(ledger)
     check_structure(comment, quality_markers(ledger, "comment"))
-    assert "| — | Gate integrity | — | 2 gate edits; tagged for review: RH-1, RH-15? | REVIEW |" in comment
+    assert "| — | Gate integrity | — | 2 gate edits; tagged for review: RH-1, RH-15? | ⚠️ REVIEW |" in comment
     assert "1 to review" in comment and "✅ pass" not in comment
 
 

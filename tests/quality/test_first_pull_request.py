@@ -48,7 +48,7 @@ def test_a_clean_change_passes_the_linter_and_type_checker_over_the_bases_debt(r
     assert "| 2 | Linter | no baseline | 60 warnings, exit 1 | PASS |" in result.out
     assert "**Diagnostics:** 60 pre-existing (on lines the change did not touch), 0 new" in result.out
     assert "<details><summary>Pre-existing: 60, the first 20 shown</summary>" in result.out
-    assert "- shop/legacy.py:3: F401 \\[\\*\\] \\`os.path\\` imported but unused" in result.out  # the debt, listed
+    assert "- shop/legacy.py:3: F401 \\[\\*\\] `os.path` imported but unused" in result.out  # the debt, listed
 
 
 def test_a_warning_on_a_changed_line_fails_naming_it(repo: Repo) -> None:
@@ -60,7 +60,7 @@ def test_a_warning_on_a_changed_line_fails_naming_it(repo: Repo) -> None:
     )
     result = quality(repo, "--base", "HEAD~1")
     assert (result.code, report_checks(result.out)[2]) == (1, "FAIL"), result.out
-    first_new = "shop/\\_\\_init\\_\\_.py:3: F401 \\`json\\` imported but unused"
+    first_new = "shop/\\_\\_init\\_\\_.py:3: F401 `json` imported but unused"
     assert f"exit code 1: 60 pre-existing, 1 new; first new: {first_new}" in result.out
     assert f"- Check 2 (Linter): FAIL: {first_new}" in result.out  # the reason, and the failure's signature
 
@@ -93,4 +93,4 @@ def test_a_log_from_the_jobs_own_checkout_is_read_by_its_absolute_paths(repo: Re
     result = quality(repo, "--base", "HEAD~1")
     assert report_checks(result.out)[2] == "FAIL", result.out
     assert "exit code 1: 60 pre-existing, 1 new; first new: " in result.out
-    assert "/runner/work/shop/shop/\\_\\_init\\_\\_.py:3: F401 \\`json\\` imported but unused" in result.out
+    assert "/runner/work/shop/shop/\\_\\_init\\_\\_.py:3: F401 `json` imported but unused" in result.out

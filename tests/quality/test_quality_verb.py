@@ -101,9 +101,7 @@ def test_a_project_with_sources_and_no_type_checker_is_missing_and_blocked(repo:
     result = quality(repo, "--base", "HEAD~1")
     assert (result.code, verdict(result.out)) == (1, "BLOCKED"), result.out
     assert report_checks(result.out)[1] == "MISSING"
-    assert (
-        "| 1. type checker | MISSING | mypy . (\\`mypy\\` is not in the project's virtualenv or on PATH" in result.out
-    )
+    assert "| 1. type checker | MISSING | mypy . (`mypy` is not in the project's virtualenv or on PATH" in result.out
 
 
 def test_a_docs_only_change_is_not_applicable_with_its_justification_and_passes(repo: Repo) -> None:
@@ -237,9 +235,7 @@ def test_a_virtualenv_the_repository_commits_is_not_the_projects_tools(repo: Rep
     result = quality(repo, "--base", "HEAD~1")
     checks = report_checks(result.out)
     assert (result.code, checks[1], checks[2]) == (1, "MISSING", "MISSING"), result.out
-    assert (
-        "| 2. linter | MISSING | ruff check . (\\`ruff\\` is not in the project's virtualenv or on PATH" in result.out
-    )
+    assert "| 2. linter | MISSING | ruff check . (`ruff` is not in the project's virtualenv or on PATH" in result.out
 
 
 def baseline_json(warnings: int) -> str:

@@ -10,6 +10,7 @@ from evidence_gate.ledger import Ledger
 from evidence_gate.quality.checks import CHECKS, MARKER_WORDS
 from evidence_gate.quality.stagnation import history_line
 from evidence_gate.render import ZERO_WIDTH_SPACE, check_slug, comment_marker
+from evidence_gate.render.quality_view import ROW_ICONS
 from tests.render.gfm import comments, elements, parse, to_html, visible_text
 
 # The elements our templates make. Anything else came from untrusted text: raw HTML, a link, an
@@ -19,6 +20,11 @@ OURS |= {"details", "summary", "pre", "code", "ul", "li"}
 # What github.com would link after rendering: a mention, an issue reference, a URL.
 LINKABLE = re.compile(r"@[A-Za-z0-9]|#\d|(?i:gh-\d)|://|(?i:www\.)")
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# A place on the head commit: `<server>/<owner>/<repo>/blob/<sha>/<path>#L<n>-L<m>`, its path
+# percent-encoded (attention.Links).
+OUR_LINK = re.compile(
+    r"https?://[A-Za-z0-9.:-]+(?:/[\w.~-]+)*/[\w.-]+/[\w.-]+/blob/[0-9a-f]{40}/[\w.~%/-]+(?:#L\d+(?:-L\d+)?)?"
+)
 MORE_LINE = re.compile(r"^… ([\d,]+) more (.+)$", re.MULTILINE)
 
 
@@ -47,7 +53,7 @@ def check_structure(markdown: str, markers: list[str], html: str | None = None) 
     html = to_html(markdown)[0] if html is None else html
     root = parse(html)
     assert comments(root) == markers
-    unexpected = {element.tag for element in elements(root)} - OURS
+    unexpected = {element.tag for element in elements(root) if not _our_link(element)} - OURS
     assert not unexpected, f"elements from untrusted text: {unexpected}"
     details = root.findall(".//details")
     assert html.count("<details>") == html.count("</details>") == len(details)
@@ -58,12 +64,23 @@ def check_structure(markdown: str, markers: list[str], html: str | None = None) 
     return root
 
 
+def _our_link(element: HtmlElement) -> bool:
+    """A link the first screen makes: to a file of the head commit, built from checked parts."""
+    return element.tag == "a" and bool(OUR_LINK.fullmatch(element.get("href", "")))
+
+
 def result_rows(root: HtmlElement) -> list[list[str]]:
-    """The Results table's rows, five cells each: the nine checks, then the gates without a number."""
+    """The Results table's rows, five cells each: the nine checks, then the gates without a number.
+    A verdict cell that carries an icon (the comment's) carries its word's; the row holds the word."""
     tables = [table for table in root.iter("table") if [seen(th) for th in table.iter("th")][:1] == ["#"]]
     assert len(tables) == 1
     rows = [[seen(cell) for cell in row.findall("td")] for row in tables[0].findall("./tbody/tr")]
     assert all(len(row) == 5 for row in rows)
+    for row in rows:
+        icon, space, word = row[4].partition(" ")
+        if space:
+            assert ROW_ICONS[word] == icon, row
+            row[4] = word
     assert [row[0] for row in rows[:9]] == [str(check.number) for check in CHECKS]
     return rows
 

@@ -58,7 +58,7 @@ def test_the_comment_shows_the_verdict_counts_deltas_and_every_gate() -> None:
     subject = ledger()
     comment = render_comment(subject)
     root = check_structure(comment, [comment_marker("Evidence Gate"), HISTORY, *PLAIN_MARKERS])
-    assert seen(find(root, "h3")) == "❌ Evidence Gate: Blocked (pre-pr)"
+    assert seen(find(root, "h3")) == "❌ Evidence Gate: Blocked"
     assert "**Tests:** 122 executed (120 passed, 2 failed), 3 skipped." in comment
     assert "+5 tests, 4 new, 3 removed, 2 newly failing, 1 newly skipped" in comment
     assert subject.baseline not in comment
@@ -77,14 +77,19 @@ def test_the_comment_shows_the_verdict_counts_deltas_and_every_gate() -> None:
     assert "- Check 3 (Test Suite): FAIL: 2 tests failed" in comment  # the reason: its headline
     assert comment.count(absent) == 6
     summaries = [seen(summary) for summary in root.iter("summary")]
-    assert summaries == ["Failing tests (2)", "Toolchain", "Evidence, check by check"]
-    failing = find(root, "details")
+    assert summaries == [
+        "Results (pre-pr): 9 gates: 1 failed, 1 passed, 7 not applicable",
+        "Failing tests (2)",
+        "Toolchain",
+        "Evidence, check by check",
+    ]
+    failing = root.findall("details")[1]
     assert [seen(code) for code in failing.iter("code")] == ["assert 1 == 2\n"]
     assert [seen(strong) for strong in failing.iter("strong")] == [
         "tests/test_a.py::test_one",
         "tests/test_b.py::test_two",
     ]
-    evidence = root.findall("details")[2]
+    evidence = root.findall("details")[3]
     assert [seen(heading) for heading in evidence.iter("h4")][2:4] == ["Check 3: Test Suite", "Check 4: Coverage"]
     assert [seen(item) for item in evidence.iter("li")] == ["tests/test_a.py failed", "tests/test_b.py failed"]
     assert [seen(code) for code in evidence.iter("code")] == ["FAILED tests/test_a.py::test_one\n", "TOTAL 91%\n"]
@@ -139,7 +144,8 @@ def test_hostile_failure_messages_show_whole_in_code() -> None:
     subject = hostile_ledger()
     comment = render_comment(subject)
     root = check_structure(comment, markers_of(subject, "comment"))
-    codes = [seen(code) for code in find(root, "details").iter("code")]  # the failing tests
+    failing = next(block for block in root.iter("details") if seen(block[0]).startswith("Failing tests"))
+    codes = [seen(code) for code in failing.iter("code")]
     normalised = [text.replace("\r\n", "\n").rstrip("\n") for text in HOSTILE]
     cleaned = [
         "".join(c for c in text if c in "\t\n" or not (ord(c) < 32 or 127 <= ord(c) < 160)) for text in normalised

@@ -30,6 +30,7 @@ class GitHubContext:
     actor: str
     run_url: str | None
     unproven_head: str | None  # why the head is not proven to be this repository; None when it is
+    server_url: str = "https://github.com"  # GITHUB_SERVER_URL: a GitHub Enterprise Server's own
 
     @property
     def is_fork(self) -> bool:
@@ -67,6 +68,7 @@ def load_context(environ: Mapping[str, str]) -> GitHubContext | None:
         head_repository=_text(pull, "head", "repo", "full_name") if pull else None,
         actor=environ.get("GITHUB_ACTOR", ""),
         run_url=f"{server}/{repository}/actions/runs/{run_id}" if run_id else None,
+        server_url=server,
         unproven_head=unproven_head(repository, event)
         if environ.get("GITHUB_EVENT_PATH")
         else "there is no event payload",

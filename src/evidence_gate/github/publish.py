@@ -41,6 +41,7 @@ from evidence_gate.render import (
     check_slug,
     comment_marker,
     fit_annotation,
+    links_for,
     render_check_run,
     render_comment,
     render_pr_section,
@@ -261,7 +262,7 @@ def publish_ledger(client: Github, context: GitHubContext, settings: Settings, l
     publisher = Publisher(client, context, settings.check_name)
     return publisher.publish(
         ledger,
-        render_comment(ledger, settings.templates_dir),
+        render_comment(ledger, settings.templates_dir, links_for(context.server_url, context.repository, ledger.head)),
         check_run,
         settings.comment_mode,
         settings.fail_on,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from evidence_gate.ledger import Ledger
+from evidence_gate.render.attention import Links, links_for
 from evidence_gate.render.context import (
     _COMMENT_SIZES,
     _JOB_SUMMARY_SIZES,
@@ -57,6 +58,7 @@ __all__ = [
     "ZERO_WIDTH_SPACE",
     "CheckRunText",
     "LimitError",
+    "Links",
     "MissingCommentMarker",
     "TemplateError",
     "check_slug",
@@ -65,6 +67,7 @@ __all__ = [
     "escape_html",
     "escape_markdown",
     "fit_annotation",
+    "links_for",
     "render_check_run",
     "render_comment",
     "render_job_summary",
@@ -85,10 +88,13 @@ class CheckRunText:
         return replace(self, summary=summary)
 
 
-def render_comment(ledger: Ledger, templates_dir: Path | None = None) -> str:
-    """The sticky pull-request comment (`comment.md.j2`), within 65,536 characters."""
+def render_comment(ledger: Ledger, templates_dir: Path | None = None, links: Links | None = None) -> str:
+    """The sticky pull-request comment (`comment.md.j2`), within 65,536 characters; `links` makes
+    each place its first screen names a link to the head commit's file (`links_for`)."""
     name = "comment.md.j2"
-    text = _fit(_environment(templates_dir), name, ledger, _COMMENT_SIZES, limit=COMMENT_LIMIT, in_bytes=False)
+    text = _fit(
+        _environment(templates_dir), name, ledger, _COMMENT_SIZES, limit=COMMENT_LIMIT, in_bytes=False, links=links
+    )
     marker = comment_marker(ledger.check_name)
     if marker not in text:
         raise MissingCommentMarker(
@@ -130,7 +136,7 @@ def render_pr_section(ledger: Ledger, room: int, templates_dir: Path | None = No
     )
 
 
-def render_job_summary(ledger: Ledger, templates_dir: Path | None = None) -> str:
+def render_job_summary(ledger: Ledger, templates_dir: Path | None = None, links: Links | None = None) -> str:
     """The step's job summary (`job_summary.md.j2`), within 1 MiB."""
     return _fit(
         _environment(templates_dir),
@@ -139,6 +145,7 @@ def render_job_summary(ledger: Ledger, templates_dir: Path | None = None) -> str
         _JOB_SUMMARY_SIZES,
         limit=JOB_SUMMARY_LIMIT,
         in_bytes=True,
+        links=links,
     )
 
 

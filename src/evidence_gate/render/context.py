@@ -30,9 +30,11 @@ from typing import Literal, TypeVar
 
 from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.quality.stagnation import history_line
+from evidence_gate.render.attention import AttentionView, Links, attention, glance
 from evidence_gate.render.coverage_view import CoverageView, coverage_view
 from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.render.quality_view import QualityView, quality_view, rows_label
+from evidence_gate.render.remedies import default_remedies
 from evidence_gate.wording import plural
 
 _GATE_ID = re.compile(r"[a-z][a-z0-9-]{0,63}")
@@ -225,6 +227,8 @@ class Context:
     failed_tests: list[TestView]
     failed_tests_label: str
     failed_tests_notes: list[str]
+    glance: str  # the counts in one line, with the changes against the baseline (trusted: numbers only)
+    attention: list[AttentionView]  # what needs the author, one line each, with links (attention.py)
 
     def variables(self) -> dict[str, object]:
         """The names a template sees: this view's fields."""
@@ -312,7 +316,9 @@ def _test_view(index: int, test: FailedTest, sizes: _Sizes, dropped: frozenset[_
     )
 
 
-def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset()) -> Context:
+def _context(
+    ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozenset(), links: Links | None = None
+) -> Context:
     icon, label, reason = _VERDICT_TEXT[ledger.verdict]
     judged = {
         index: _gate_view(index, gate, sizes, dropped)
@@ -361,4 +367,6 @@ def _context(ledger: Ledger, sizes: _Sizes, dropped: frozenset[_Unit] = frozense
             *_more(len(ledger.failed_tests) - len(tests), "more failing test", "more failing tests"),
             *_more(hidden_messages, "more failure message not shown", "more failure messages not shown"),
         ],
+        glance=glance(ledger),
+        attention=attention(ledger, default_remedies(), links, lambda text: _clip_inline(text, sizes.inline)),
     )

@@ -13,6 +13,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.ledger import Annotation, GateVerdict, Ledger
+from evidence_gate.render.attention import Links
 from evidence_gate.render.context import _cap, _context, _Sizes, _Unit
 from evidence_gate.render.coverage_view import COVERAGE
 from evidence_gate.render.environment import _render
@@ -85,6 +86,7 @@ def _fit(
     limit: int,
     in_bytes: bool,
     too_big: Callable[[int], str] | None = None,
+    links: Links | None = None,
 ) -> str:
     """The rendering of `name` with the least detail dropped that is within `limit` (characters, or
     UTF-8 bytes). Binary search over how many units of `_drop_order` are dropped: the rendering with
@@ -95,7 +97,7 @@ def _fit(
         return len(text.encode("utf-8")) if in_bytes else len(text)
 
     def render(dropped: Sequence[_Unit]) -> str:
-        return _render(environment, name, _context(ledger, sizes, frozenset(dropped)).variables())
+        return _render(environment, name, _context(ledger, sizes, frozenset(dropped), links).variables())
 
     text = render(())
     if measure(text) <= limit:

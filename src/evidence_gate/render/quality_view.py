@@ -36,6 +36,7 @@ class CheckView:
     title: str
     marker: str  # PASS FAIL INFO NOT_APPLICABLE MISSING UNVERIFIABLE
     shown: str  # the Results table's verdict: the marker word, or OFF for a check switched off
+    icon: str  # beside it (ROW_ICONS)
     baseline: _Untrusted  # the Results table's baseline column
     current: _Untrusted
     gate: object  # the gate's GateView (context.py); None when the gate is not in the ledger
@@ -48,6 +49,7 @@ class SectionView:
     """A gate without a number (strength, gate integrity): a Results row and a section of its own."""
 
     marker: str  # the word its Results row shows, as a check's would
+    icon: str  # beside it (ROW_ICONS)
     gate: object  # its GateView
 
 
@@ -88,7 +90,10 @@ def quality_view(
     numbered = {check.gate for check in CHECKS}
     others = [(index, gate) for index, gate in enumerate(ledger.gates) if gate.id not in numbered]
     shown = [(index, gate) for index, gate in (others if rows is None else others[:rows]) if index in views]
-    sections = [SectionView(marker=shown_word(gate.verdict), gate=views[index]) for index, gate in shown]
+    sections = [
+        SectionView(marker=shown_word(gate.verdict), icon=ROW_ICONS[shown_word(gate.verdict)], gate=views[index])
+        for index, gate in shown
+    ]
     state = record.state
     return QualityView(
         stage=str(record.stage),
@@ -128,6 +133,7 @@ def _check(
             title=check.title,
             marker="NOT_APPLICABLE",
             shown="NOT_APPLICABLE",
+            icon=ROW_ICONS["NOT_APPLICABLE"],
             baseline=clip(NONE),
             current=clip(NONE),
             gate=None,
@@ -140,6 +146,7 @@ def _check(
         title=check.title,
         marker=MARKER_WORDS[gate.verdict],
         shown=shown_word(gate.verdict),
+        icon=ROW_ICONS[shown_word(gate.verdict)],
         baseline=clip(_baseline_cell(check.number, record.baseline)),
         current=clip(_current_cell(check.number, gate, ledger)),
         gate=view,
@@ -178,6 +185,19 @@ def _current_cell(number: int, gate: GateResult, ledger: Ledger) -> str:
     if number == 3 and ledger.counts is not None:
         return f"{ledger.counts.executed:,} executed, {ledger.counts.failed:,} failed"
     return NONE
+
+
+# The icon beside each word a Results row shows: the verdict at a glance, the word for the record.
+ROW_ICONS = {
+    "PASS": "✅",
+    "FAIL": "❌",
+    "MISSING": "❌",
+    "REVIEW": "⚠️",
+    "NOT_APPLICABLE": "\N{HEAVY MINUS SIGN}",
+    "OFF": "\N{DOUBLE VERTICAL BAR}",
+    "INFO": "\N{INFORMATION SOURCE}\N{VARIATION SELECTOR-16}",
+    "UNVERIFIABLE": "\N{BUST IN SILHOUETTE}",
+}
 
 
 def shown_word(verdict: GateVerdict) -> str:
