@@ -75,3 +75,14 @@ def test_the_located_diagnostics_round_trip_and_an_older_ledgers_run_reads_witho
     del runs[0]["located"]
     jsonschema.validate(document, DATA_SCHEMA)
     assert read_data(document).located is None
+
+
+def test_the_report_shows_the_exit_code_once_under_the_output_that_echoed_it() -> None:
+    def run(output: str, code: int | None) -> ToolRun:
+        return ToolRun(command="smoke", source="ran", exit_code=code, output=output, count=None, first_error=None)
+
+    assert run("0\nEXIT_CODE=0\n", 0).shown_output == "0"
+    assert run("EXIT_CODE=0", 0).shown_output == ""
+    assert run("0\nEXIT_CODE=1\n", 0).shown_output == "0\nEXIT_CODE=1\n"  # another code: the log's own, kept
+    assert run("EXIT_CODE=0\nlater\n", 0).shown_output == "EXIT_CODE=0\nlater\n"
+    assert run("0\nEXIT_CODE=0", None).shown_output == "0\nEXIT_CODE=0"

@@ -35,6 +35,15 @@ class ToolRun:
     first_error: str | None
     located: Located | None = None  # its diagnostics on changed lines and on the rest; None: not located
 
+    @property
+    def shown_output(self) -> str:
+        """The output as the report shows it, above its own `EXIT_CODE=` line: without the marker the
+        command echoed last, when it records the same code (the report's line says it once)."""
+        head, _, last = self.output.rstrip("\n").rpartition("\n")
+        if self.exit_code is not None and last.strip() == f"EXIT_CODE={self.exit_code}":
+            return head
+        return self.output
+
     def document(self) -> dict[str, object]:
         return {
             "command": self.command,
