@@ -217,3 +217,13 @@ def test_a_module_pytest_could_not_collect_is_named_by_its_file(repo: Repo) -> N
     ledger = judge_repo(Settings(repo=repo.path, reports=REPORTS), in_ci=True)
     assert [test.name for test in ledger.failed_tests] == ["tests/test_broken.py"]
     assert "ERROR tests/test_broken.py" in (repo.path / "build" / "pytest.log").read_text(encoding="utf-8")
+
+
+def test_without_a_coverage_report_the_toolchain_row_says_what_the_coverage_check_said(repo: Repo) -> None:
+    """No coverage report among the reports: the coverage check skips, not applicable, and its
+    Toolchain row agrees (not MISSING beside a Results row that is not applicable)."""
+    ledger = run(repo, PYTHON, {"junit.xml": "pytest/success.junit.xml"})
+    coverage = ledger.gate("coverage")
+    assert coverage is not None and coverage.verdict is GateVerdict.NOT_APPLICABLE
+    (row,) = [row for row in ledger.quality.toolchain if row.check == 4]
+    assert (str(row.status), row.reason) == ("NOT_APPLICABLE", f"no coverage report: {coverage.headline}")

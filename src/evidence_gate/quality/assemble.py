@@ -5,10 +5,11 @@ signature and, over the earlier runs' signatures, the stagnation."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from evidence_gate.facts import Facts, RunInputs
 from evidence_gate.gates.tools import ToolData
-from evidence_gate.ledger import GateResult
+from evidence_gate.ledger import BLOCKING, GateResult
 from evidence_gate.quality.measured import measured
 from evidence_gate.quality.record import QualityRecord, ToolRow, ToolStatus
 from evidence_gate.quality.stagnation import RUNS, signatures, stagnation
@@ -62,6 +63,10 @@ def toolchain(facts: Facts, gates: Sequence[GateResult], test_run: ToolRow | Non
     formats = sorted({kind for _, kind in reports.coverage})
     found = f"{plural(len(reports.coverage), 'coverage report')} read"
     rows[4] = _evidence_row(4, "coverage", formats, found, idle, "no coverage report among the reports")
+    coverage = next((gate for gate in gates if gate.id == "coverage"), None)
+    if rows[4].status is ToolStatus.MISSING and coverage is not None and coverage.verdict not in BLOCKING:
+        # the check said what no report means for it (skipped, not applicable): the row says the same
+        rows[4] = replace(rows[4], status=ToolStatus.NOT_APPLICABLE, reason=f"no coverage report: {coverage.headline}")
     return tuple(rows[number] for number in sorted(rows))
 
 
