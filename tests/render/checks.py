@@ -25,6 +25,7 @@ HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 OUR_LINK = re.compile(
     r"https?://[A-Za-z0-9.:-]+(?:/[\w.~-]+)*/[\w.-]+/[\w.-]+/blob/[0-9a-f]{40}/[\w.~%/-]+(?:#L\d+(?:-L\d+)?)?"
 )
+NOT_APPLICABLE_LINE = "\N{HEAVY MINUS SIGN} Not applicable: "
 MORE_LINE = re.compile(r"^… ([\d,]+) more (.+)$", re.MULTILINE)
 
 
@@ -81,7 +82,28 @@ def result_rows(root: HtmlElement) -> list[list[str]]:
         if space:
             assert ROW_ICONS[word] == icon, row
             row[4] = word
+    rows += _folded_rows(root)
+    numbered = sorted((row for row in rows if row[0] != "—"), key=lambda row: int(row[0]))
+    rows = numbered + [row for row in rows if row[0] == "—"]
     assert [row[0] for row in rows[:9]] == [str(check.number) for check in CHECKS]
+    return rows
+
+
+def _folded_rows(root: HtmlElement) -> list[list[str]]:
+    """The rows the comment folds into its `Not applicable:` line, as the table would show them."""
+    lines = [seen(p) for p in root.iter("p") if seen(p).startswith(NOT_APPLICABLE_LINE)]
+    assert len(lines) <= 1
+    if not lines:
+        return []
+    rows = []
+    for entry in lines[0].removeprefix(NOT_APPLICABLE_LINE).split(" · "):
+        number, _, rest = entry.partition(" ")
+        title = next((check.title for check in CHECKS if rest.startswith(check.title + " (")), None)
+        if number != "—" and title is not None:
+            rows.append([number, title, "—", "—", "NOT_APPLICABLE"])
+        else:
+            title, _, said = rest.partition(" (")
+            rows.append(["—", title, "—", said.removesuffix(")"), "NOT_APPLICABLE"])
     return rows
 
 
