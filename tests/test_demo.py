@@ -18,6 +18,7 @@ from lxml.html import HtmlElement
 from evidence_gate import demo
 from evidence_gate.render import render_comment
 from tests.render.checks import OURS
+from tests.render.gfm import to_html
 from tests.render.ledgers import hostile_ledger
 
 from .conftest import CliResult, git
@@ -274,3 +275,26 @@ def test_chromium_renders_the_preview(cli: Callable[..., CliResult], tmp_path: P
     )
     assert dumped.returncode == 0, dumped.stderr.decode("utf-8", "replace")[-2000:]
     check_page(lxml.html.document_fromstring(dumped.stdout.decode("utf-8")))
+
+
+def test_chromium_shows_the_demos_first_screen_as_githubs_renderer_makes_it(
+    cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    """The demo's comment through cmark-gfm (GitHub's renderer) into the preview's page, in headless
+    Chromium at 1280x800: the same first screen as the preview's own renderer gives."""
+    browser = chromium()
+    result, _ = run_demo(cli, tmp_path, "--runner", "pytest")
+    assert result.code == 0, result.err
+    (html,) = to_html(result.out)
+    page = tmp_path / "gfm.html"
+    page.write_text(demo.page_html(html, "Evidence Gate demo"), encoding="utf-8")
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir()
+    dumped = subprocess.run(
+        [browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1280,800", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert dumped.returncode == 0, dumped.stderr.decode("utf-8", "replace")[-2000:]
+    check_first_screen(lxml.html.document_fromstring(dumped.stdout.decode("utf-8")))
