@@ -43,7 +43,7 @@ def test_the_readme_logs_missing_exit_code_beside_its_junit_report_is_one_line_a
         assert "test session starts" not in text  # pytest's console output
         assert text.count("records no exit code") == 1
     line = (
-        "evidence/pytest.log records no exit code (no \\`EXIT\\_CODE=\\` line): moot, the per-case report"
+        "evidence/pytest.log records no exit code (no `EXIT_CODE=` line): moot, the per-case report"
         " evidence/junit.xml says how each test ended"
     )
     assert line in comment.body

@@ -112,7 +112,7 @@ def test_a_flake8_log_is_named_flake8_in_the_toolchain_table(
     (row,) = [row for row in run.ledger.quality.toolchain if row.check == 2]
     assert (row.command, row.reason) == ("flake8", "the log build/lint.log (`logs`), written by flake8")
     report = Path(run.outputs["report"]).read_text()
-    assert "| 2. linter | DETECTED | flake8 (the log build/lint.log (\\`logs\\`), written by flake8) |" in report
+    assert "| 2. linter | DETECTED | flake8 (the log build/lint.log (`logs`), written by flake8) |" in report
     assert "**Command:** flake8 (read from build/lint.log)" in report
     assert "ruff" not in report
 
@@ -215,5 +215,5 @@ def test_a_type_checker_the_maintainer_switched_off_is_shown_as_their_choice_and
     assert lint is not None and lint.verdict is GateVerdict.PASS
     assert run.ledger.verdict is Verdict.PASS, [(g.id, g.verdict, g.headline) for g in run.ledger.gates]
     (comment,) = server.comments(PR)
-    assert f"| 1 | Type Checker | no baseline | {off} | OFF |" in comment.body
+    assert f"| 1 | Type Checker | no baseline | {off} | \N{DOUBLE VERTICAL BAR} OFF |" in comment.body
     assert "<!-- QG:CHECK:1:NOT_APPLICABLE -->" in comment.body
