@@ -46,20 +46,42 @@ def _common(*extra: GateResult) -> tuple[GateResult, ...]:
 
 def passing_fix() -> Ledger:
     """A one-line fix with its regression test: red without the change, every changed line run."""
-    return Ledger(
-        verdict=Verdict.PASS,
-        head=HEAD,
-        base="b" * 40,
-        stack="python",
-        counts=Counts(passed=121, failed=0, skipped=0),
-        deltas=Deltas(executed=1, added=1, removed=0, newly_failing=0, newly_skipped=0),
-        gates=_common(
+    return _ledger(
+        Verdict.PASS,
+        Counts(passed=121, failed=0, skipped=0),
+        Deltas(executed=1, added=1, removed=0, newly_failing=0, newly_skipped=0),
+        _common(
             _passed("evidence", "121 of 121 tests passed"),
             _passed("coverage", "Coverage gate: PASS (100%)."),
             _passed("strength", "1 changed test file: 1 red"),
             _passed("gate-integrity", "1 gate edit, none relaxes a gate"),
         ),
-        failed_tests=(),
+    )
+
+
+def _tagged(path: str, line: int, tag: str, name: str) -> Annotation:
+    """Gate integrity's annotation of a hunk it tagged for review."""
+    return Annotation(
+        path=path, line=line, end_line=line, level="warning", title=tag, message=f"a gate edit to read: {name}"
+    )
+
+
+def _ledger(
+    verdict: Verdict,
+    counts: Counts,
+    deltas: Deltas,
+    gates: tuple[GateResult, ...],
+    failed_tests: tuple[FailedTest, ...] = (),
+) -> Ledger:
+    return Ledger(
+        verdict=verdict,
+        head=HEAD,
+        base="b" * 40,
+        stack="python",
+        counts=counts,
+        deltas=deltas,
+        gates=gates,
+        failed_tests=failed_tests,
     )
 
 
@@ -67,30 +89,9 @@ def relaxing_change() -> Ledger:
     """A change that skips a test, drops an assertion and lowers the coverage threshold: gate
     integrity tags each for review, and one changed line runs in no test."""
     review = (
-        Annotation(
-            path="tests/test_cart.py",
-            line=14,
-            end_line=14,
-            level="warning",
-            title="RH-1",
-            message="@@ -12,3 +12,4 @@: a gate edit to read: test-skipped",
-        ),
-        Annotation(
-            path="tests/test_cart.py",
-            line=31,
-            end_line=31,
-            level="warning",
-            title="RH-4",
-            message="@@ -30,4 +31,3 @@: a gate edit to read: assertion-removed",
-        ),
-        Annotation(
-            path="pyproject.toml",
-            line=40,
-            end_line=40,
-            level="warning",
-            title="RH-8",
-            message="@@ -39,1 +40,1 @@: a gate edit to read: threshold-lowered",
-        ),
+        _tagged("tests/test_cart.py", 14, "RH-1", "test-skipped"),
+        _tagged("tests/test_cart.py", 31, "RH-4", "assertion-removed"),
+        _tagged("pyproject.toml", 40, "RH-8", "threshold-lowered"),
     )
     uncovered = Annotation(
         path="shop/cart.py",
@@ -100,14 +101,11 @@ def relaxing_change() -> Ledger:
         title="Not run by any test",
         message="Changed lines 22-24: not run by any test.",
     )
-    return Ledger(
-        verdict=Verdict.PASS,
-        head=HEAD,
-        base="b" * 40,
-        stack="python",
-        counts=Counts(passed=118, failed=0, skipped=1),
-        deltas=Deltas(executed=-1, added=0, removed=0, newly_failing=0, newly_skipped=1),
-        gates=_common(
+    return _ledger(
+        Verdict.PASS,
+        Counts(passed=118, failed=0, skipped=1),
+        Deltas(executed=-1, added=0, removed=0, newly_failing=0, newly_skipped=1),
+        _common(
             _passed("evidence", "118 of 118 tests passed, 1 skipped"),
             _gate("coverage", GateVerdict.PASS, headline="Coverage gate: PASS (85%).", annotations=(uncovered,)),
             _gate("strength", GateVerdict.NOT_APPLICABLE, headline="no changed test to judge"),
@@ -118,7 +116,6 @@ def relaxing_change() -> Ledger:
                 annotations=review,
             ),
         ),
-        failed_tests=(),
     )
 
 
@@ -133,14 +130,11 @@ def failing_run() -> Ledger:
         )
         for index in range(200)
     )
-    return Ledger(
-        verdict=Verdict.BLOCKED,
-        head=HEAD,
-        base="b" * 40,
-        stack="python",
-        counts=Counts(passed=40, failed=200, skipped=0),
-        deltas=Deltas(executed=0, added=0, removed=0, newly_failing=200, newly_skipped=0),
-        gates=_common(
+    return _ledger(
+        Verdict.BLOCKED,
+        Counts(passed=40, failed=200, skipped=0),
+        Deltas(executed=0, added=0, removed=0, newly_failing=200, newly_skipped=0),
+        _common(
             _gate("evidence", GateVerdict.FAIL, headline="200 of 240 tests failed"),
             _gate("coverage", GateVerdict.NOT_APPLICABLE, headline="Coverage gate: could not determine percentage."),
             _passed("strength", "1 changed test file: 1 red"),
