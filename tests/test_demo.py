@@ -66,7 +66,7 @@ def check_first_screen(root: HtmlElement) -> None:
     assert text(above[1]).startswith("Tests: 6 tests ran: 5 passed, 1 failed, 1 skipped")
     items = [text(item) for item in above[2].xpath("./li")]
     assert [item.split(":")[0].split(".")[0] for item in items] == [
-        "❌ Tests fail (check 3)",
+        "❌ The test run fails (check 3)",
         "❌ Acceptance criteria no passing test proves (check 6)",
         "❌ A test that passes without your change (still-green)",
         "⚠️ A test skipped (RH-1)",
