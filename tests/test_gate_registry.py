@@ -94,7 +94,13 @@ def test_a_gate_switched_off_is_shown_as_off_and_the_others_still_judge(repo: Re
     ]
     check_structure(comment, [*comment.splitlines()[:2], *markers])
     rows = table_rows(comment)
-    off = ["6", "Plan Compliance", "\N{EM DASH}", "switched off by the configuration (`gates-off`)", "OFF"]
+    off = [
+        "6",
+        "Plan Compliance",
+        "\N{EM DASH}",
+        "switched off by the configuration (gates-off)",  # the id a code span
+        "\N{DOUBLE VERTICAL BAR} OFF",  # the comment's rows carry their icons
+    ]
     assert off in rows
     assert (
         "#### Check 6: Plan Compliance\n<!-- QG:CHECK:6:NOT_APPLICABLE -->\n\nswitched off by the configuration"

@@ -95,7 +95,9 @@ def test_two_hundred_failures_show_five_linked_and_count_the_rest() -> None:
     assert [element.tag for element in above] == ["h3", "p", "ul"]
     assert seen(above[1]) == "Tests: 240 tests ran: 40 passed, 200 failed"
     (item,) = above[2].findall("li")
-    assert seen(item).startswith("❌ The test run fails (check 3): 200 of 240 tests failed. What to do: fix the failing tests")
+    assert seen(item).startswith(
+        "❌ The test run fails (check 3): 200 of 240 tests failed. What to do: fix the failing tests"
+    )
     places = item.findall("ul/li")
     assert len(places) == 6
     assert links_in(places[0]) == [("tests/test_orders.py::test_order_000", BLOB + "tests/test_orders.py#L10")]
