@@ -75,7 +75,7 @@ def test_a_gate_is_a_module_a_registry_line_and_a_partial(repo: Repo, tmp_path: 
     (templates / "gates").mkdir(parents=True)
     (templates / "gates" / "todos.md.j2").write_text(PARTIAL, encoding="utf-8")
     comment = render_comment(ledger, templates)
-    assert "| — | New TODOs | — | 1 TODO added | FAIL |" in comment  # beside the numbered checks
+    assert "| — | New TODOs | — | 1 TODO added | ❌ FAIL |" in comment  # beside the numbered checks, with its icon
     assert "- TODO at shop/cart.py:2" in comment
     switched_off = replace(settings, gates_off=(*settings.gates_off, "todos"))
     off = run_pipeline(switched_off, RunInputs(table=default_table()), effects, registry).gate("todos")
