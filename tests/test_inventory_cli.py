@@ -103,6 +103,28 @@ def test_json_prints_the_artifact_and_sarif_carries_each_tag(repo: Repo, tmp_pat
     }
 
 
+def test_the_default_artifact_never_follows_a_link_planted_at_the_old_fixed_name(repo: Repo, tmp_path: Path) -> None:
+    base = relaxing_change(repo)
+    runner_temp, victim = tmp_path / "runner-temp", tmp_path / "victim.txt"
+    runner_temp.mkdir()
+    victim.write_text("the user's own file\n", encoding="utf-8")
+    (runner_temp / "evidence-gate-inventory.json").symlink_to(victim)
+    environ = {**local_environment(), "RUNNER_TEMP": str(runner_temp)}
+    runs = [evidence_gate("inventory", "--repo", repo.path, "--base", base, environ=environ) for _ in range(2)]
+    assert victim.read_text(encoding="utf-8") == "the user's own file\n"
+    written = []
+    for code, out in runs:
+        found = SUMMARY.match(out.splitlines()[0])
+        assert (code, found is not None) == (0, True), out
+        assert found is not None
+        artifact = Path(found.group("artifact"))
+        assert artifact.parent.parent == runner_temp and not artifact.is_symlink()
+        assert artifact.parent.stat().st_mode & 0o777 == 0o700  # a folder of its own, this user's only
+        assert json.loads(artifact.read_text(encoding="utf-8"))["summary"]["listed"] == 2
+        written.append(artifact)
+    assert written[0] != written[1]  # each run its own folder: nothing is written over
+
+
 def test_a_base_not_in_the_clone_is_one_gate_error_line_with_the_fix(repo: Repo) -> None:
     repo.commit("base", {"pyproject.toml": PYPROJECT})
     code, out = evidence_gate("inventory", "--repo", repo.path, "--base", "origin/release")

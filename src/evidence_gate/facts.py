@@ -23,7 +23,7 @@ from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.criteria_source import TaggedTests, TagTally
 from evidence_gate.digest import Digest, from_digest
 from evidence_gate.effects import Effects
-from evidence_gate.freshness import run_started, stale_reports
+from evidence_gate.freshness import run_started, stale_by_report
 from evidence_gate.gates.claims import LogEvidence, weighed
 from evidence_gate.git import WORKTREE, Git
 from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Excerpt, FailedTest, case_identity
@@ -98,7 +98,8 @@ class Facts:
     baseline_note: str
     in_ci: bool
     classifier: PathClassifier  # what each path is for (tests, CI, docs), by the adapter table
-    coverage: ChangeCoverage | None = None  # None: no coverage report, or no change to measure
+    coverage: ChangeCoverage | None = None  # None: no coverage report, a stale one, or no change to measure
+    stale_coverage: tuple[str, ...] = ()  # the lines of `stale` about coverage reports: none of them is read
     quality_baseline: Baseline | None = None  # what the checks compare with (see quality/baseline.py)
     state: State | None = None  # the candidate: its commit, its diff's size, the time
 
@@ -211,8 +212,11 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
     started, started_from = run_started(git, None)
     changed_head = WORKTREE if head_rev == WORKTREE else head
     change = collect_changes(git, base, changed_head, classifier) if git and base and changed_head else None
+    stale = stale_by_report(reports.all, started, git, reports.shown, now=effects.clock())
+    # a coverage report not produced by this run is not read at all: its numbers are not this code's
+    stale_coverage = tuple(stale[path] for path, _ in reports.coverage if path in stale)
     coverage = None
-    if git and head and change is not None and reports.coverage:
+    if git and head and change is not None and reports.coverage and not stale_coverage:
         given = [
             CoverageReport(
                 path=path, format=kind, shown=reports.shown[path], directory=report_directory(path, effects.top)
@@ -237,7 +241,8 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
             for path, log in zip(reports.logs, logs, strict=True)
         ),
         cases=collector.cases(sum(1 for _, kind in reports.documents if document_parser(kind).names_cases), logs),
-        stale=stale_reports(reports.all, started, git, reports.shown, now=effects.clock()),
+        stale=tuple(stale.values()),
+        stale_coverage=stale_coverage,
         fresh_after=started_from,
         pull_request=pull_request,
         baseline=inputs.baseline,

@@ -57,25 +57,37 @@ def stale_reports(
     shown: Mapping[Path, str] | None = None,
     now: float | None = None,
 ) -> tuple[str, ...]:
-    """One line per stale report, naming the file (as `shown` names it) and why. Only the checkout
-    `git` holds is asked which reports it tracks, in one batch; a report outside it is judged by its
-    time alone. A report dated after `now` (the clock's time) was not written by this run either: a
-    file's time is set at will (`touch -d`), and a future one would pass any "written after" test."""
+    """One line per stale report, naming the file (as `shown` names it) and why."""
+    return tuple(stale_by_report(paths, started, git, shown, now).values())
+
+
+def stale_by_report(
+    paths: Sequence[Path],
+    started: float | None,
+    git: Git | None,
+    shown: Mapping[Path, str] | None = None,
+    now: float | None = None,
+) -> dict[Path, str]:
+    """Each stale report, in order, with its line naming the file (as `shown` names it) and why.
+    Only the checkout `git` holds is asked which reports it tracks, in one batch; a report outside
+    it is judged by its time alone. A report dated after `now` (the clock's time) was not written by
+    this run either: a file's time is set at will (`touch -d`), and a future one would pass any
+    "written after" test."""
     where = {path: _in_checkout(path, git.top) for path in paths} if git else {}
     tracked = git.tracked(place for places in where.values() for place in places) if git else set()
-    stale: list[str] = []
+    stale: dict[Path, str] = {}
     for path in paths:
         name = (shown or {}).get(path, str(path))
         if any(place in tracked for place in where.get(path, ())):
-            stale.append(f"{name} is committed to git, not produced by this run")
+            stale[path] = f"{name} is committed to git, not produced by this run"
             continue
         written_at = path.stat().st_mtime
         written = datetime.fromtimestamp(written_at).astimezone().isoformat(timespec="seconds")
         if now is not None and written_at > now + FUTURE_TOLERANCE_SECONDS:
-            stale.append(f"{name} is dated {written}, in the future: its time was set, not written by this run")
+            stale[path] = f"{name} is dated {written}, in the future: its time was set, not written by this run"
         elif started is not None and written_at < started - TOLERANCE_SECONDS:
-            stale.append(f"{name} was written at {written}, before this run started")
-    return tuple(stale)
+            stale[path] = f"{name} was written at {written}, before this run started"
+    return stale
 
 
 def _in_checkout(path: Path, top: Path) -> tuple[Path, ...]:

@@ -218,6 +218,15 @@ def write_user_file(path: Path, text: str) -> Path:
     return _write(path, text, display(path), 0)
 
 
+def write_private_file(name: str, text: str, parent: Path | None = None) -> Path:
+    """Write an output nobody named (a default artifact) into a new folder of its own, readable by
+    this user only, made under `parent` (RUNNER_TEMP; else the system's temp folder). A fixed name
+    in a shared temp folder is a name another user can plant a symlink or a file at first; a folder
+    made afresh holds nothing planted, and the file is created new, no symlink followed."""
+    folder = Path(tempfile.mkdtemp(prefix="evidence-gate-", dir=parent))
+    return _write(folder / name, text, display(folder / name), os.O_NOFOLLOW | os.O_EXCL)
+
+
 def _write(target: Path, text: str, shown: str, extra_flags: int) -> Path:
     if target.is_dir():
         raise UsageError(f"{shown}: a directory; give a file name")

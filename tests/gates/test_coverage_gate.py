@@ -102,3 +102,43 @@ def test_a_coverage_report_that_maps_nothing_makes_the_gate_unavailable_with_the
     assert coverage is not None
     assert coverage.verdict is GateVerdict.UNAVAILABLE
     assert coverage.headline.startswith("a coverage report could not be used: build/lcov.info: none of its 1 files")
+
+
+def cobertura(path: str, lines: range) -> str:
+    """A Cobertura report that says every one of `lines` of `path` ran."""
+    hits = "".join(f'<line number="{number}" hits="1"/>' for number in lines)
+    return (
+        '<?xml version="1.0" ?>\n<coverage version="7.4" line-rate="1"><sources><source>.</source></sources>'
+        f'<packages><package name="shop"><classes><class name="cart.py" filename="{path}" line-rate="1">'
+        f"<lines>{hits}</lines></class></classes></package></packages></coverage>\n"
+    )
+
+
+def refunds_change(repo: Repo, report: dict[str, str]) -> tuple[str, str]:
+    base = repo.commit("base", {"shop/__init__.py": "", "shop/cart.py": CART, "tests/test_cart.py": TEST})
+    head = repo.commit("refunds", {"shop/cart.py": CART_HEAD, **report})
+    return base, head
+
+
+def test_a_coverage_report_committed_to_git_is_stale_and_not_used(repo: Repo) -> None:
+    base, head = refunds_change(repo, {"coverage.xml": cobertura("shop/cart.py", range(1, 21))})
+    ledger = judge_repo(Settings(repo=repo.path, reports=("coverage.xml",), base=base, head=head))
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert (coverage.verdict, coverage.headline) == (
+        GateVerdict.UNAVAILABLE,
+        "a coverage report could not be used: stale evidence: coverage.xml is committed to git,"
+        " not produced by this run",
+    )
+    assert coverage.data is None
+
+
+def test_the_same_report_written_by_this_run_is_used(repo: Repo) -> None:
+    base, head = refunds_change(repo, {})
+    (repo.path / "coverage.xml").write_text(cobertura("shop/cart.py", range(1, 21)), encoding="utf-8")
+    ledger = judge_repo(Settings(repo=repo.path, reports=("coverage.xml",), base=base, head=head))
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert coverage.verdict is GateVerdict.PASS, coverage
+    assert isinstance(coverage.data, CoverageData)
+    assert coverage.data.covered == coverage.data.total > 0

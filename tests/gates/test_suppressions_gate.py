@@ -44,7 +44,10 @@ def audit(repo: Repo, project: str, line: str) -> GateResult:
     change = collect_changes(git, first, "HEAD", classifier)
     inventory = integrity.judge(integrity.IntegrityFacts(survey=survey(git, change, default_idioms(), 200)), SETTINGS)
     assert isinstance(inventory.data, integrity.IntegrityData)
-    return suppressions.judge(suppressions.AuditFacts(lines=inventory.data.suppressions), SETTINGS)
+    data = inventory.data
+    total, unjustified = data.suppressions_total, data.unjustified_total
+    facts = suppressions.AuditFacts(lines=data.suppressions, total=total, unjustified=unjustified)
+    return suppressions.judge(facts, SETTINGS)
 
 
 BARE = [
@@ -114,3 +117,33 @@ def test_a_suppression_with_its_reason_passes(repo: Repo, project: str, line: st
 def test_a_comment_that_names_no_directive_is_not_audited(repo: Repo) -> None:
     gate = audit(repo, "rust", "// allow the caller to retry")
     assert gate.verdict is GateVerdict.NOT_APPLICABLE
+
+
+JUSTIFIED = "x = 1  # noqa: E501 -- a generated table"
+
+
+@pytest.mark.parametrize("before", [5, integrity.MAX_SUPPRESSIONS], ids=["after 5", "after the listing cap"])
+def test_a_bare_suppression_fails_however_many_justified_ones_come_before_it(repo: Repo, before: int) -> None:
+    gate = audit(repo, "python", "\n".join([JUSTIFIED] * before + ["y = 2  # noqa"]))
+    assert gate.verdict is GateVerdict.FAIL
+    assert gate.headline.startswith("1 suppression added without a reason")
+    assert [item.line for item in gate.annotations] == [before + 2]  # after the file's first line
+
+
+def test_past_the_listing_cap_every_suppression_is_counted_and_the_rest_said_unlisted(repo: Repo) -> None:
+    over = integrity.MAX_SUPPRESSIONS + 3
+    gate = audit(repo, "python", "\n".join([JUSTIFIED] * over))
+    assert (gate.verdict, gate.headline) == (GateVerdict.PASS, f"{over:,} suppressions added, each with its reason")
+    assert isinstance(gate.data, suppressions.AuditData)
+    assert (len(gate.data.lines), gate.data.total) == (integrity.MAX_SUPPRESSIONS, over)
+    assert gate.details[-1] == "\N{HORIZONTAL ELLIPSIS} 3 more suppressions not listed"
+    assert suppressions.read_data(gate.data.document()) == gate.data
+
+
+def test_past_the_listing_cap_the_bare_suppressions_are_listed_before_the_justified_ones(repo: Repo) -> None:
+    lines = [JUSTIFIED] * integrity.MAX_SUPPRESSIONS + ["y = 2  # noqa"] * 2
+    gate = audit(repo, "python", "\n".join(lines))
+    assert (gate.verdict, gate.headline.split(" added")[0]) == (GateVerdict.FAIL, "2 suppressions")
+    assert isinstance(gate.data, suppressions.AuditData)
+    assert sum(1 for line in gate.data.lines if not line.justified) == 2
+    assert len(gate.data.lines) == integrity.MAX_SUPPRESSIONS

@@ -4,11 +4,12 @@ the same references with their keys defined pass."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 import pytest
 
-from evidence_gate.gates.references import ID
+from evidence_gate.gates.references import ID, MAX_REFERENCES, MAX_SOURCES, ReferencesData, read_data
 from evidence_gate.ledger import GateVerdict
 from evidence_gate.settings import Settings
 from tests.conftest import Repo, judge_repo
@@ -142,3 +143,44 @@ def test_with_the_work_tree_as_head_the_uncommitted_truth_sources_are_read(repo:
     gate = judge_repo(Settings(repo=repo.path, base="HEAD", head="worktree")).gate(ID)
     assert gate is not None and gate.verdict is GateVerdict.FAIL
     assert gate.details == ("src/Home.jsx:5: 'home.sidebar' is not defined in any truth source",)
+
+
+def test_a_dangling_reference_after_the_listing_cap_of_defined_ones_still_fails(repo: Repo) -> None:
+    defined = [f"key{index}" for index in range(MAX_REFERENCES)]
+    translation = json.dumps(dict.fromkeys(defined, "text"))
+    calls = "".join(f"  t('{key}');\n" for key in [*defined, "missing.key"])
+    base = {**WEB_BASE, "src/locales/en/translation.json": translation}
+    changed(repo, base, "src/Home.jsx", f"export function Home() {{\n  const {{ t }} = useTranslation();\n{calls}}}\n")
+    gate = judge_repo(Settings(repo=repo.path, base="HEAD~1")).gate(ID)
+    assert gate is not None
+    assert (gate.verdict, gate.headline) == (GateVerdict.FAIL, f"1 dangling reference of {MAX_REFERENCES + 1:,}")
+    assert gate.details == (f"src/Home.jsx:{MAX_REFERENCES + 3}: 'missing.key' is not defined in any truth source",)
+    assert isinstance(gate.data, ReferencesData)
+    assert (len(gate.data.references), gate.data.total, gate.data.dangling_total) == (
+        MAX_REFERENCES,
+        MAX_REFERENCES + 1,
+        1,
+    )
+    assert read_data(gate.data.document()) == gate.data
+
+
+def test_past_the_listing_cap_every_defined_reference_is_counted(repo: Repo) -> None:
+    defined = [f"key{index}" for index in range(MAX_REFERENCES + 2)]
+    translation = json.dumps(dict.fromkeys(defined, "text"))
+    calls = "".join(f"  t('{key}');\n" for key in defined)
+    base = {**WEB_BASE, "src/locales/en/translation.json": translation}
+    changed(repo, base, "src/Home.jsx", f"export function Home() {{\n{calls}}}\n")
+    gate = judge_repo(Settings(repo=repo.path, base="HEAD~1")).gate(ID)
+    assert gate is not None
+    assert gate.verdict is GateVerdict.PASS, gate
+    assert gate.headline.startswith(f"all {MAX_REFERENCES + 2:,} references defined in")
+
+
+def test_past_the_truth_sources_read_a_missing_key_is_unavailable_not_dangling(repo: Repo) -> None:
+    locales = {f"src/locales/l{index:04}/translation.json": "{}\n" for index in range(MAX_SOURCES + 1)}
+    changed(repo, {**WEB_BASE, **locales}, "src/Home.jsx", "export function Home() {\n  t('nowhere');\n}\n")
+    gate = judge_repo(Settings(repo=repo.path, base="HEAD~1")).gate(ID)
+    assert gate is not None
+    assert gate.verdict is GateVerdict.UNAVAILABLE, gate
+    unread = len(locales) + 2 - MAX_SOURCES  # and the base's en and de
+    assert gate.details[-1] == f"{unread} more truth sources: not read, past the first {MAX_SOURCES:,}"

@@ -48,6 +48,7 @@ class CoverageFacts:
     skip: str | None = None  # why there is no percentage
     map: CoverageMap | None = None
     labels: frozenset[str] = frozenset()
+    stale: tuple[str, ...] = ()  # coverage reports not produced by this run (freshness.py): none is used
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -290,6 +291,8 @@ def strength_verdicts(earlier: Earlier) -> tuple[Mapping[str, str] | None, Mappi
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> CoverageFacts:
     if not facts.reports.coverage:
         return CoverageFacts(measures=None, skip="no coverage report among the reports")
+    if facts.stale_coverage:
+        return CoverageFacts(measures=None, stale=facts.stale_coverage)
     if facts.change is None or facts.coverage is None:
         return CoverageFacts(measures=None, skip="no base was given, so there is no change to measure")
     verdicts, reasons, unavailable = strength_verdicts(earlier)
@@ -331,6 +334,9 @@ def thresholds(settings: Settings) -> Thresholds:
 
 
 def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
+    if facts.stale:  # held to the rule test reports are held to: evidence of an earlier run is none of this one's
+        headline = f"a coverage report could not be used: stale evidence: {'; '.join(facts.stale)}"
+        return GateResult(id=ID, title=TITLE, verdict=GateVerdict.UNAVAILABLE, headline=headline, details=facts.stale)
     problems = facts.map.problems if facts.map else ()
     if problems:
         headline = f"a coverage report could not be used: {problems[0]}"

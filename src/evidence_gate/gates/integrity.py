@@ -39,7 +39,7 @@ ID = "gate-integrity"
 TITLE = "Gate integrity"
 EXCERPT_LINES = 40  # of each tagged hunk, in the payload; the inventory's artifact holds every line
 EXCERPT_CHARS = 300  # of a suppression's line
-MAX_SUPPRESSIONS = 1_000
+MAX_SUPPRESSIONS = 1_000  # listed in the payload; every one is counted (`suppressions_total`)
 GROUP_AT = 5  # hunks with the same tags in one folder read as one line
 
 
@@ -126,8 +126,10 @@ class IntegrityData:
     hunks: tuple[HunkRead, ...]  # the tagged hunks read
     failures: tuple[str, ...]
     parked: tuple[str, ...]  # `[S-1#2]: why`, criteria the freeze could not prove red
-    suppressions: tuple[Suppression, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()  # the first MAX_SUPPRESSIONS, each unjustified one first
     groups: tuple[HunkGroup, ...] = ()  # tagged hunks read as one line each group (not in `hunks`)
+    suppressions_total: int = 0  # every suppression the change adds, listed or not
+    unjustified_total: int = 0  # of those, the ones without a reason, listed or not
 
     @property
     def partial(self) -> bool:
@@ -147,10 +149,13 @@ class IntegrityData:
             "parked": list(self.parked),
             "suppressions": [item.document() for item in self.suppressions],
             "groups": [group.document() for group in self.groups],
+            "suppressions_total": self.suppressions_total,
+            "unjustified_total": self.unjustified_total,
         }
 
 
 def read_data(document: Any) -> IntegrityData:
+    listed = tuple(Suppression(**item) for item in document["suppressions"])
     return IntegrityData(
         summary_line=document["summary_line"],
         listed=document["listed"],
@@ -172,11 +177,14 @@ def read_data(document: Any) -> IntegrityData:
         ),
         failures=tuple(document["failures"]),
         parked=tuple(document["parked"]),
-        suppressions=tuple(Suppression(**item) for item in document["suppressions"]),
+        suppressions=listed,
         groups=tuple(  # a ledger written before groups has none
             HunkGroup(tags=tuple(item["tags"]), folder=item["folder"], count=item["count"], files=item["files"])
             for item in document.get("groups", ())
         ),
+        # a ledger written before the totals were kept counted only what it listed
+        suppressions_total=document.get("suppressions_total", len(listed)),
+        unjustified_total=document.get("unjustified_total", sum(1 for item in listed if not item.justified)),
     )
 
 
@@ -230,7 +238,7 @@ DATA_SCHEMA: dict[str, Any] = {
         "parked": _TEXTS,
         "suppressions": {
             "type": "array",
-            "maxItems": 1000,
+            "maxItems": MAX_SUPPRESSIONS,
             "items": {
                 "type": "object",
                 "additionalProperties": False,
@@ -258,6 +266,8 @@ DATA_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "suppressions_total": _COUNT,
+        "unjustified_total": _COUNT,
     },
 }
 
@@ -301,6 +311,18 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
     tagged = [hunk for hunk in read if hunk.tags]
     groups, grouped = _groups([hunk for hunk in eligible(inventory) if hunk.tags and not failing(hunk)])
     record = found.frozen.record
+    audited = [
+        Suppression(
+            path=hunk.path,
+            line=line.number,
+            text=line.text[:EXCERPT_CHARS],
+            justified=line.number not in hunk.unjustified,
+            fix=dict(hunk.fixes).get(line.number, "")[:EXCERPT_CHARS],
+        )
+        for hunk in inventory.hunks
+        for line in hunk.added
+        if line.number in hunk.audited
+    ]
     data = IntegrityData(
         summary_line=summary.line("the ledger"),
         listed=summary.listed,
@@ -316,18 +338,9 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
         ),
         groups=groups,
         failures=tuple(failures),
-        suppressions=tuple(
-            Suppression(
-                path=hunk.path,
-                line=line.number,
-                text=line.text[:EXCERPT_CHARS],
-                justified=line.number not in hunk.unjustified,
-                fix=dict(hunk.fixes).get(line.number, "")[:EXCERPT_CHARS],
-            )
-            for hunk in inventory.hunks
-            for line in hunk.added
-            if line.number in hunk.audited
-        )[:MAX_SUPPRESSIONS],
+        suppressions=_listed(audited),
+        suppressions_total=len(audited),
+        unjustified_total=sum(1 for item in audited if not item.justified),
         parked=tuple(f"{item.criterion}: {item.why}" for item in (record.parked if record else ())),
     )
     return GateResult(
@@ -354,6 +367,14 @@ def judge(facts: IntegrityFacts, settings: Settings) -> GateResult:
         ),
         data=data,
     )
+
+
+def _listed(audited: Sequence[Suppression]) -> tuple[Suppression, ...]:
+    """The suppressions the payload lists, in the change's order: each unjustified one first, then
+    justified ones up to MAX_SUPPRESSIONS. The cap bounds what is shown; check 7 judges the totals."""
+    bare = [index for index, item in enumerate(audited) if not item.justified][:MAX_SUPPRESSIONS]
+    justified = [index for index, item in enumerate(audited) if item.justified][: MAX_SUPPRESSIONS - len(bare)]
+    return tuple(audited[index] for index in sorted(bare + justified))
 
 
 def _verdict(data: IntegrityData) -> GateVerdict:

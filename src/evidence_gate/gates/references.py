@@ -8,6 +8,9 @@ i18n JSON.
 Mandatory when an adapter of the project has truth sources and the change adds references; not
 applicable otherwise, saying which. A repository with no truth-source file at all (an app that is
 not localised) has nothing to check against: not applicable too, saying so.
+
+Every reference the change adds is judged, however many: the payload lists the first
+MAX_REFERENCES (the dangling ones first) and counts them all, and the counts decide.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from evidence_gate.wording import plural
 
 ID = "references"
 TITLE = "References"
-MAX_REFERENCES = 5_000
+MAX_REFERENCES = 5_000  # listed in the payload; every one is judged and counted
 MAX_SOURCES = 2_000
 _SKIPPED_KINDS = frozenset({FileKind.DOCS, FileKind.SNAPSHOT})
 
@@ -49,10 +52,13 @@ class Reference:
 class ReferencesData:
     sources: tuple[str, ...]  # the truth-source files read at head
     unreadable: tuple[str, ...]  # `path: why`
-    references: tuple[Reference, ...]
+    references: tuple[Reference, ...]  # the first MAX_REFERENCES, each dangling one first
+    total: int  # every reference the change adds, listed or not
+    dangling_total: int  # of those, the ones no truth source defines, listed or not
 
     @property
     def dangling(self) -> tuple[Reference, ...]:
+        """The dangling references listed; `dangling_total` counts them all."""
         return tuple(reference for reference in self.references if not reference.found)
 
     def document(self) -> dict[str, object]:
@@ -60,6 +66,8 @@ class ReferencesData:
             "sources": list(self.sources),
             "unreadable": list(self.unreadable),
             "references": [reference.document() for reference in self.references],
+            "total": self.total,
+            "dangling_total": self.dangling_total,
         }
 
 
@@ -86,15 +94,20 @@ DATA_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "total": {"type": "integer", "minimum": 0},
+        "dangling_total": {"type": "integer", "minimum": 0},
     },
 }
 
 
 def read_data(document: Any) -> ReferencesData:
-    return ReferencesData(
+    references = tuple(Reference(**item) for item in document["references"])
+    return ReferencesData(  # a ledger written before the totals were kept counted only what it listed
         sources=tuple(document["sources"]),
         unreadable=tuple(document["unreadable"]),
-        references=tuple(Reference(**item) for item in document["references"]),
+        references=references,
+        total=document.get("total", len(references)),
+        dangling_total=document.get("dangling_total", sum(1 for item in references if not item.found)),
     )
 
 
@@ -153,12 +166,16 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
     sources: list[str] = []
     unreadable: list[str] = []
     used = {adapter for *_, adapter in added}
+    skipped: set[str] = set()  # truth sources past MAX_SOURCES: a key they define is not known
     for adapter, root, truth in adapters:
         if adapter.id not in used:
             continue
         spec = pathspec.GitIgnoreSpec.from_lines(_anywhere(truth))
         for path in files:
-            if len(sources) >= MAX_SOURCES or not _within(path, root) or path in sources or not spec.match_file(path):
+            if not _within(path, root) or path in sources or not spec.match_file(path):
+                continue
+            if len(sources) >= MAX_SOURCES:
+                skipped.add(path)
                 continue
             content = git.read_at(head, path, MAX_SOURCE_BYTES + 1)  # one past the cap: keys() refuses it
             if content is None:
@@ -168,19 +185,35 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
                 sources.append(path)
             except Unreadable as problem:
                 unreadable.append(f"{path}: {problem}")
+    if skipped:  # a reference to none of those read is then not known to dangle
+        unreadable.append(f"{plural(len(skipped), 'more truth source')}: not read, past the first {MAX_SOURCES:,}")
     if not sources and not unreadable:
         return ReferencesFacts(
             data=None,
             reason="the repository has no truth-source file to check the change's references against"
             " (it is not localised)",
         )
-    references = tuple(
+    references = [
         Reference(path=path, line=number, key=key, found=key in defined)
         for path, number, key, _ in dict.fromkeys(added)
-    )[:MAX_REFERENCES]
+    ]
     return ReferencesFacts(
-        data=ReferencesData(sources=tuple(sources), unreadable=tuple(unreadable), references=references)
+        data=ReferencesData(
+            sources=tuple(sources),
+            unreadable=tuple(unreadable),
+            references=_listed(references),
+            total=len(references),
+            dangling_total=sum(1 for item in references if not item.found),
+        )
     )
+
+
+def _listed(references: list[Reference]) -> tuple[Reference, ...]:
+    """The references the payload lists, in the change's order: each dangling one first, then
+    defined ones up to MAX_REFERENCES. The cap bounds what is shown; the totals are judged."""
+    dangling = [index for index, item in enumerate(references) if not item.found][:MAX_REFERENCES]
+    defined = [index for index, item in enumerate(references) if item.found][: MAX_REFERENCES - len(dangling)]
+    return tuple(references[index] for index in sorted(dangling + defined))
 
 
 def _anywhere(truth: TruthSources) -> list[str]:
@@ -194,7 +227,12 @@ def judge(facts: ReferencesFacts, settings: Settings) -> GateResult:
     if data is None:
         return GateResult(id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=facts.reason)
     dangling = data.dangling
+    # the counts are over every reference the change adds; the list may hold only the first of them
+    total, dangling_total = max(data.total, len(data.references)), max(data.dangling_total, len(dangling))
+    unlisted = dangling_total - len(dangling)
     details = tuple(f"{item.path}:{item.line}: {item.key!r} is not defined in any truth source" for item in dangling)
+    if unlisted:
+        details += (f"\N{HORIZONTAL ELLIPSIS} {plural(unlisted, 'more dangling reference')} not listed",)
     annotations = tuple(
         Annotation(
             path=item.path,
@@ -206,9 +244,9 @@ def judge(facts: ReferencesFacts, settings: Settings) -> GateResult:
         )
         for item in dangling
     )
-    if dangling and data.unreadable:
+    if dangling_total and data.unreadable:
         unread = plural(len(data.unreadable), "truth source")
-        headline = f"{plural(len(dangling), 'reference')} not found, and {unread} could not be read"
+        headline = f"{plural(dangling_total, 'reference')} not found, and {unread} could not be read"
         return GateResult(
             id=ID,
             title=TITLE,
@@ -218,8 +256,8 @@ def judge(facts: ReferencesFacts, settings: Settings) -> GateResult:
             annotations=annotations,
             data=data,
         )
-    if dangling:
-        headline = f"{plural(len(dangling), 'dangling reference')} of {len(data.references):,}"
+    if dangling_total:
+        headline = f"{plural(dangling_total, 'dangling reference')} of {total:,}"
         return GateResult(
             id=ID,
             title=TITLE,
@@ -229,7 +267,7 @@ def judge(facts: ReferencesFacts, settings: Settings) -> GateResult:
             annotations=annotations,
             data=data,
         )
-    headline = f"all {plural(len(data.references), 'reference')} defined in {plural(len(data.sources), 'truth source')}"
+    headline = f"all {plural(total, 'reference')} defined in {plural(len(data.sources), 'truth source')}"
     return GateResult(id=ID, title=TITLE, verdict=GateVerdict.PASS, headline=headline, data=data)
 
 

@@ -3,7 +3,9 @@
 ignore` …) is added without an inline justification, one rule for every language
 (integrity/audit.py). A rule code alone (`# noqa: E501`, `#[allow(clippy::x)]`) is not one; a reason
 is (`# noqa: E501 -- generated table`, `#[allow(clippy::x)] // why`). The lines, each unjustified one
-with its fix, come from the gate-integrity inventory (RH-6, RH-7), judged before this gate."""
+with its fix, come from the gate-integrity inventory (RH-6, RH-7), judged before this gate. Every line
+the change adds is judged, however many: the inventory lists the first MAX_SUPPRESSIONS (the
+unjustified ones first) and counts them all, and the counts decide."""
 
 from __future__ import annotations
 
@@ -29,26 +31,40 @@ class AuditFacts:
     lines: tuple[Suppression, ...] | None  # None: the inventory did not run (`reason` says why)
     reason: str = ""
     idle: bool = False  # nothing to audit here: no change, or the inventory is switched off
+    total: int = 0  # every suppression the change adds, `lines` lists the first of them
+    unjustified: int = 0  # of those, the ones without a reason
 
 
 @dataclass(frozen=True, kw_only=True)
 class AuditData:
-    lines: tuple[Suppression, ...]  # every suppression and exclusion the change adds
+    lines: tuple[Suppression, ...]  # the suppressions and exclusions listed, each unjustified one first
+    total: int  # every one the change adds, listed or not
+    unjustified: int  # of those, the ones without a reason
 
     def document(self) -> dict[str, object]:
-        return {"lines": [line.document() for line in self.lines]}
+        return {
+            "lines": [line.document() for line in self.lines],
+            "total": self.total,
+            "unjustified": self.unjustified,
+        }
 
 
+_COUNT = {"type": "integer", "minimum": 0}
 DATA_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["lines"],
-    "properties": {"lines": INTEGRITY_SCHEMA["properties"]["suppressions"]},
+    "properties": {"lines": INTEGRITY_SCHEMA["properties"]["suppressions"], "total": _COUNT, "unjustified": _COUNT},
 }
 
 
 def read_data(document: Any) -> AuditData:
-    return AuditData(lines=tuple(Suppression(**line) for line in document["lines"]))
+    lines = tuple(Suppression(**line) for line in document["lines"])
+    return AuditData(  # a ledger written before the counts were kept counted only what it listed
+        lines=lines,
+        total=document.get("total", len(lines)),
+        unjustified=document.get("unjustified", sum(1 for line in lines if not line.justified)),
+    )
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> AuditFacts:
@@ -60,30 +76,35 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         return AuditFacts(lines=None, reason=f"the gate-integrity inventory it reads is not run: {why}", idle=True)
     if not isinstance(inventory.data, IntegrityData):
         return AuditFacts(lines=None, reason=f"the gate-integrity inventory it reads did not run: {inventory.headline}")
-    return AuditFacts(lines=inventory.data.suppressions)
+    data = inventory.data
+    return AuditFacts(lines=data.suppressions, total=data.suppressions_total, unjustified=data.unjustified_total)
 
 
 def judge(facts: AuditFacts, settings: Settings) -> GateResult:
     if facts.lines is None:
         verdict = GateVerdict.NOT_APPLICABLE if facts.idle else GateVerdict.UNAVAILABLE
         return GateResult(id=ID, title=TITLE, verdict=verdict, headline=facts.reason)
-    if not facts.lines:
+    bare = [line for line in facts.lines if not line.justified]
+    # the counts are over every line the change adds; the list may hold only the first of them
+    total, unjustified = max(facts.total, len(facts.lines)), max(facts.unjustified, len(bare))
+    if not total:
         return GateResult(
             id=ID,
             title=TITLE,
             verdict=GateVerdict.NOT_APPLICABLE,
             headline="the change adds no suppression or coverage exclusion",
         )
-    bare = [line for line in facts.lines if not line.justified]
-    details = tuple(f"{line.path}:{line.line}: {line.text.strip()} -> {_fix(line)}" for line in bare)
-    if bare:
+    data = AuditData(lines=facts.lines, total=total, unjustified=unjustified)
+    if unjustified:
+        details = tuple(f"{line.path}:{line.line}: {line.text.strip()} -> {_fix(line)}" for line in bare)
+        headline = f"{plural(unjustified, 'suppression')} added without a reason on its line (a rule code is not one)"
         return GateResult(
             id=ID,
             title=TITLE,
             verdict=GateVerdict.FAIL,
-            headline=f"{plural(len(bare), 'suppression')} added without a reason on its line (a rule code is not one)",
-            details=details,
-            data=AuditData(lines=facts.lines),
+            headline=headline,
+            details=details + _more(unjustified - len(bare), " without a reason"),
+            data=data,
             annotations=tuple(
                 Annotation(
                     path=line.path,
@@ -100,10 +121,18 @@ def judge(facts: AuditFacts, settings: Settings) -> GateResult:
         id=ID,
         title=TITLE,
         verdict=GateVerdict.PASS,
-        headline=f"{plural(len(facts.lines), 'suppression')} added, each with its reason",
-        details=tuple(f"{line.path}:{line.line}: {line.text.strip()}" for line in facts.lines),
-        data=AuditData(lines=facts.lines),
+        headline=f"{plural(total, 'suppression')} added, each with its reason",
+        details=tuple(f"{line.path}:{line.line}: {line.text.strip()}" for line in facts.lines)
+        + _more(total - len(facts.lines)),
+        data=data,
     )
+
+
+def _more(unlisted: int, which: str = "") -> tuple[str, ...]:
+    """The detail line that counts what the list leaves out, if it leaves anything out."""
+    if unlisted <= 0:
+        return ()
+    return (f"\N{HORIZONTAL ELLIPSIS} {plural(unlisted, 'more suppression')}{which} not listed",)
 
 
 def _fix(line: Suppression) -> str:

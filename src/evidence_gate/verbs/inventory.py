@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
@@ -22,9 +21,10 @@ from evidence_gate.integrity.report import DEFAULT_READ_CAP, artifact, sarif, te
 from evidence_gate.integrity.survey import survey
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import print_json, table
-from evidence_gate.workspace import write_user_file
+from evidence_gate.workspace import write_private_file, write_user_file
 
 NAME = "inventory"
+ARTIFACT_NAME = "evidence-gate-inventory.json"
 HELP = "every gate edit of a change (tests, CI, gate config, snapshots), the relaxing hunks tagged RH-1..RH-15"
 EPILOG = (
     "The first line is GATE_SUMMARY: listed (every gate edit), eligible (hunks that carry a tag or remove "
@@ -43,7 +43,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--read-cap", type=int, default=DEFAULT_READ_CAP, help=f"hunks shown at most (default {DEFAULT_READ_CAP})"
     )
-    parser.add_argument("--artifact", metavar="F", help="where to write the JSON artifact (default: a temp file)")
+    parser.add_argument(
+        "--artifact",
+        metavar="F",
+        help="where to write the JSON artifact (default: a new folder of its own in the temp folder)",
+    )
     parser.add_argument("--sarif", metavar="F", help="also write the tags as SARIF 2.1.0, for code scanning")
 
 
@@ -68,8 +72,13 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     found = survey(git, change, default_idioms(), max(0, args.read_cap))
     document = artifact(found.inventory, found.summary)
     document["frozen"] = {"failures": list(found.frozen.failures)}
-    path = Path(args.artifact) if args.artifact else _default_artifact(environ)
-    write_user_file(path, json.dumps(document, indent=2, ensure_ascii=True) + "\n")
+    text = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    if args.artifact:
+        path = write_user_file(Path(args.artifact), text)
+    else:  # a folder of its own under RUNNER_TEMP (else the system's temp folder): no planted link is followed
+        path = write_private_file(
+            ARTIFACT_NAME, text, Path(environ["RUNNER_TEMP"]) if environ.get("RUNNER_TEMP") else None
+        )
     if args.sarif:
         write_user_file(Path(args.sarif), json.dumps(sarif(found.inventory, __version__), indent=2) + "\n")
     if args.json:
@@ -78,7 +87,3 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         out.writelines(line + "\n" for line in text_lines(found.inventory, found.summary, str(path)))
         out.writelines(f"FAIL {line_safe(failure)}\n" for failure in found.frozen.failures)
     return EXIT_OK
-
-
-def _default_artifact(environ: Mapping[str, str]) -> Path:
-    return Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-inventory.json"
