@@ -1,6 +1,7 @@
-"""A test definition's idiom on a line a pull request writes to make it try hard: a chain of calls
-with no string after it (`it.each(rows)` many times) is read in time linear in the line, and the
-chains a definition is written with are still counted."""
+"""The idioms on lines a pull request writes to make them try hard: a chain of calls with no string
+after it (`it.each(rows)` many times), a run of spaces where a number is looked for, a build tool
+named over and over: each is read in time linear in the line, and the lines the idioms matched
+before they still match."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import textwrap
 
 import pytest
 
-from evidence_gate.integrity.compare import definitions
+from evidence_gate.integrity.compare import checks_removed, definitions
 from evidence_gate.integrity.idioms import default_idioms
 
 # Run in a child process, so that a pattern that backtracks fails the test when the bound runs out
@@ -37,7 +38,7 @@ def test_a_chain_of_thirty_calls_with_no_string_after_it_is_read_at_once() -> No
     a second, each link more doubled it."""
     counted = in_child(
         """
-        from evidence_gate.integrity.compare import definitions
+        from evidence_gate.integrity.compare import checks_removed, definitions
         from evidence_gate.integrity.idioms import default_idioms
         print(definitions(["it" + ".each(rows)" * 30 + ";"], "javascript", default_idioms()))
         """
@@ -51,7 +52,7 @@ def test_twice_the_links_take_about_twice_the_time() -> None:
     ratio = in_child(
         """
         import time
-        from evidence_gate.integrity.compare import definitions
+        from evidence_gate.integrity.compare import checks_removed, definitions
         from evidence_gate.integrity.idioms import default_idioms
         idioms = default_idioms()
         def best(links):
@@ -66,6 +67,56 @@ def test_twice_the_links_take_about_twice_the_time() -> None:
         """
     )
     assert float(ratio) < 3, ratio
+
+
+# (the idiom, by a piece of its text; what the line starts with; what repeats in it)
+HARD_LINES = [
+    ("minimum_coverage", "minimum_coverage", " "),
+    ("mutationThreshold", "mutationThreshold", "\t"),
+    ("gradlew", "", "./gradlew"),
+]
+
+
+@pytest.mark.parametrize(("idiom", "start", "piece"), HARD_LINES, ids=[line[0] for line in HARD_LINES])
+def test_a_line_of_one_piece_repeated_takes_time_linear_in_its_length(idiom: str, start: str, piece: str) -> None:
+    """The best of five timings of each idiom naming `idiom` on 32,000 repeats against 16,000: linear
+    is 2, quadratic 4."""
+    ratio = in_child(
+        f"""
+        import time
+        from evidence_gate.integrity.idioms import default_idioms
+        idioms = default_idioms()
+        patterns = [
+            *(threshold.pattern for threshold in idioms.thresholds),
+            *idioms.ci_checks,
+        ]
+        chosen = [pattern for pattern in patterns if {idiom!r} in pattern.pattern]
+        assert chosen, {idiom!r}
+        def best(repeats):
+            line = {start!r} + {piece!r} * repeats
+            times = []
+            for _ in range(5):
+                started = time.perf_counter()
+                for pattern in chosen:
+                    list(pattern.finditer(line))
+                times.append(time.perf_counter() - started)
+            return min(times)
+        print(best(32_000) / best(16_000))
+        """
+    )
+    assert float(ratio) < 3, ratio
+
+
+@pytest.mark.parametrize(
+    ("removed", "added", "lost"),
+    [
+        ("mvn clean && mvn test", "mvn test", False),  # the check is the same command: kept
+        ("mvn -q verify; ./gradlew check", "mvn -q verify", True),
+        ("./gradlew build test --info", "./gradlew build", True),
+    ],
+)
+def test_a_build_tools_check_is_read_up_to_the_next_tool_on_the_line(removed: str, added: str, lost: bool) -> None:
+    assert checks_removed([removed], [added], default_idioms()) is lost
 
 
 @pytest.mark.parametrize(
