@@ -36,8 +36,10 @@ _CLOSING = re.compile(
 # The plain reporter's `# Running:` and minitest-reporters' `# Running tests with run options ...:`.
 _STARTED = "# Running tests with run options "
 # Ruby's report of an uncaught exception: `<where>:<line>:in 'method': <message> (<Class>)`
-# (Ruby 3.4 quotes the method with ' instead of `).
-_UNCAUGHT = re.compile(r"^\S.*?:\d+:in [`'][^']*': (?P<message>.*) \((?P<error>[A-Z]\w*(?:::[A-Z]\w*)*)\)$")
+# (Ruby 3.4 quotes the method with ' instead of `). The first `:<line>:in '…': ` is taken for good
+# (an atomic group): a later one matches only where it does, and trying each read the rest of the line
+# again, in time quadratic in a line of many.
+_UNCAUGHT = re.compile(r"^\S(?>.*?:\d+:in [`'][^']*': )(?P<message>.*) \((?P<error>[A-Z]\w*(?:::[A-Z]\w*)*)\)$")
 # A Minitest (or Test::Unit) file by the usual names: `foo_test.rb`, `test_foo.rb`.
 _TEST_FILE = re.compile(r"(?:_test|(?:^|/)test_\w+)\.rb:\d+")
 _INTERRUPTED = "Interrupted. Exiting..."

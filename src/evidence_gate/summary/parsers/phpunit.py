@@ -57,7 +57,9 @@ _FATAL = re.compile(r"^(?:PHP )?(?:Fatal|Parse) error: +(?P<message>.+)$")
 # A stack-trace frame inside PHPUnit (`#3 /usr/share/php/PHPUnit/TextUI/...`, `vendor/phpunit/phpunit/src/...`)
 # or PHPUnit's chained exception (`Next PHPUnit\TextUI\RuntimeException: ...`).
 _PHPUNIT_FRAME = re.compile(r"^(?:#\d+ .*(?:PHPUnit[\\/]|/phpunit/phpunit/)|Next PHPUnit\\)")
-_TEST_FILE = re.compile(r"\w+Test\.php\b")
+# From the start of a word only (`\b`): from inside one, each start read the rest of the word again,
+# in time quadratic in a long one; the match is the same, as it starts where its word does.
+_TEST_FILE = re.compile(r"\b\w+Test\.php\b")
 
 
 class PhpunitParser(LineParser):
