@@ -38,7 +38,7 @@ class _Target:
             if not name:
                 raise UnreadableReport("a <file> has neither a path nor a name")
             self.file = FileHits(name=name)
-            self.keeping = self.keep(name)
+            self.keeping = self.keep(name) is not None
 
     def end(self, tag: str) -> None:
         if local(tag) == "file" and self.file is not None:

@@ -63,7 +63,7 @@ class _Target:
             self.name = attrib.get("filename")
             if not self.name:
                 raise UnreadableReport("a <class> has no filename")
-            self.keeping = self.keep(self.name)
+            self.keeping = self.keep(self.name) is not None
 
     def _flush(self) -> None:
         if self.name:

@@ -40,7 +40,7 @@ class _Target:
             if not name or self.package is None:
                 raise UnreadableReport("a <sourcefile> has no name, or no <package> around it")
             self.file = FileHits(name=f"{self.package}/{name}" if self.package else name)
-            self.keeping = self.keep(self.file.name)
+            self.keeping = self.keep(self.file.name) is not None
 
     def end(self, tag: str) -> None:
         tag = local(tag)
