@@ -6,8 +6,8 @@ with `end_of_record`; other lines (`TN:`, `FN:`, `BRDA:`, `LF:`, ...) carry noth
 path is as the writer saw it: absolute, or relative to the directory the tool ran in (usually the
 sub-project's own, where an LCOV written inside `packages/web/` names `src/x.js`).
 
-It is read line by line, and of a wanted file only the lines its sieve keeps: a tracefile of any
-length costs the change's lines.
+It is read line by line, up to `MAX_LCOV_BYTES` (the JSON reports' cap), and of a wanted file only
+the lines its sieve keeps: a tracefile of any length costs the change's lines.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from pathlib import Path
 
 from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, whole_number
+from evidence_gate.coverage.readers.json_report import MAX_JSON_BYTES
 from evidence_gate.coverage.readers.text import text_lines
 
+MAX_LCOV_BYTES = MAX_JSON_BYTES
 _FIRST = re.compile(rb"^\s*(?:TN:|SF:)", re.MULTILINE)
 
 
@@ -30,7 +32,7 @@ def recognises(head: bytes) -> bool:
 def read(path: Path, keep: Keep) -> Events:
     current: FileHits | None = None
     records = 0
-    for number, line in text_lines(path):
+    for number, line in text_lines(path, MAX_LCOV_BYTES):
         if line.startswith("DA:"):
             if current is None:
                 raise UnreadableReport(f"line {number}: DA: outside a record (no SF: before it)")
