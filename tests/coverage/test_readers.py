@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.coverage.collect import CoverageReport, collect
-from evidence_gate.coverage.model import FileHits, UnreadableReport
+from evidence_gate.coverage.model import FileHits, Sieve, UnreadableReport
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.registry import coverage_format, reader
 
@@ -58,9 +58,9 @@ CASES = [
 ]
 
 
-def every_file(name: str) -> bool:
+def every_file(name: str) -> Sieve:
     """A reader's `keep` that wants every file's lines."""
-    return True
+    return Sieve(changed=None)
 
 
 def captured_root(folder: str) -> str:
@@ -255,9 +255,9 @@ def test_a_file_not_wanted_is_named_without_its_lines(
     report costs the memory of the change's files; the file is still named, for the unmapped list."""
     asked: list[str] = []
 
-    def keep(name: str) -> bool:
+    def keep(name: str) -> Sieve | None:
         asked.append(name)
-        return False
+        return None
 
     events = [event for event in reader(kind).read(FIXTURES / folder / report, keep) if isinstance(event, FileHits)]
     assert [event.name for event in events] == asked

@@ -17,7 +17,7 @@ import pytest
 
 from evidence_gate.coverage.collect import CoverageMap
 from evidence_gate.coverage.decision import NO_STATEMENT
-from evidence_gate.coverage.model import FileHits, Lines, Statement, UnreadableReport
+from evidence_gate.coverage.model import FileHits, Lines, Sieve, Statement, UnreadableReport
 from evidence_gate.coverage.python_statements import MAX_SOURCE_BYTES, statement_lines
 from evidence_gate.coverage.registry import reader
 from evidence_gate.coverage.statements import judged_by_statement, with_statements
@@ -275,7 +275,7 @@ def test_istanbul_gives_each_continuation_line_the_innermost_statement_that_hold
     entry = {"path": "/src/a.js", "statementMap": statements, "s": counts}
     report = tmp_path / "coverage-final.json"
     report.write_text(json.dumps({"/src/a.js": entry}))
-    (hits,) = reader("istanbul").read(report, lambda name: True)
+    (hits,) = reader("istanbul").read(report, lambda name: Sieve(changed=None))
     assert isinstance(hits, FileHits)
     assert hits.hits == {1: 1, 2: 2, 6: 0, 10: 1, 14: 1, 16: 3}
     assert hits.statements == {
@@ -286,7 +286,7 @@ def test_istanbul_gives_each_continuation_line_the_innermost_statement_that_hold
     statements["5"] = statement((14, 0), (2_000_000_000, 1))
     report.write_text(json.dumps({"/src/a.js": entry}))
     with pytest.raises(UnreadableReport, match="ends at line 2000000000, past any source's"):
-        list(reader("istanbul").read(report, lambda name: True))
+        list(reader("istanbul").read(report, lambda name: Sieve(changed=None)))
 
 
 NODE_TOOLS = Path(__file__).resolve().parents[2] / "tools" / "node_modules"

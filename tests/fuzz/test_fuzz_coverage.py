@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evidence_gate.coverage.collect import CoverageReport, collect
-from evidence_gate.coverage.model import FileHits, UnreadableReport
+from evidence_gate.coverage.model import FileHits, Sieve, UnreadableReport
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.registry import READERS, coverage_format, reader
 
@@ -84,7 +84,8 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def events(path: Path, name: str, *, keep: bool = True) -> list[FileHits] | str:
     """The files a reader yields, or why it says the report is unreadable."""
     try:
-        return [event for event in reader(name).read(path, lambda _: keep) if isinstance(event, FileHits)]
+        wanted = Sieve(changed=None) if keep else None
+        return [event for event in reader(name).read(path, lambda _: wanted) if isinstance(event, FileHits)]
     except UnreadableReport as error:
         assert str(error), "an unreadable report says why"
         assert "\n" not in str(error), str(error)

@@ -3,6 +3,7 @@ that says the fix, never a lost comment or a leak."""
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,35 @@ def test_a_symlinked_template_is_refused(tmp_path: Path) -> None:
 def test_templates_dir_must_be_a_directory(tmp_path: Path) -> None:
     with pytest.raises(TemplateError, match="templates-dir is not a directory"):
         render_comment(ledger(), tmp_path / "missing")
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "'x' * 10 ** 9",
+        "10 ** 9 * ['x']",
+        "('x' * 999999) + 'yy'",
+        "10 ** (10 ** 9)",
+        "'%1000000000s' % 1",
+        "'%*s' % (10 ** 9, 'x')",
+    ],
+)
+def test_an_operator_that_would_make_a_huge_value_is_refused_before_it_runs(tmp_path: Path, expression: str) -> None:
+    """`{{ 'x' * 10**9 }}` allocated a gigabyte; refused from its operands, it costs what a small one
+    does, whatever the size asked for."""
+    directory = templates(tmp_path, comment__md__j2=f"{{{{ comment_marker }}}}{{{{ ({expression}) | length }}}}")
+    tracemalloc.start()
+    try:
+        with pytest.raises(TemplateError, match=r"comment.md.j2: `[*+%]+` would make a (value|number) of") as raised:
+            render_comment(ledger(), directory)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024 * 1024, f"{peak:,} bytes to refuse {expression}"
+    assert "\n" not in str(raised.value)
+
+
+def test_an_operator_within_the_bound_still_works(tmp_path: Path) -> None:
+    text = "{{ comment_marker }}\n{{ '-' * 3 }}{{ ([1] + [2]) | length }}{{ 2 ** 10 }}{{ '%3s' % 'x' }}"
+    directory = templates(tmp_path, comment__md__j2=text)
+    assert render_comment(ledger(), directory).splitlines()[-1] == "---21024  x"

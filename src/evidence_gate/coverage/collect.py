@@ -1,15 +1,16 @@
 """The coverage reports of a run read, their names mapped to the repository, merged: a line is
 measured when any report measures it and executed when any report saw it run. Only the files the
-caller wants (the change's production files) are kept, so a report of any size costs the memory of
-the change, not of the report."""
+caller wants (the change's production files) are kept, and where the caller gives their changed
+lines, only the lines a `Sieve` keeps of them, so a report of any size costs the memory of the
+change, not of the report."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evidence_gate.coverage.model import FileHits, Lines, SourceRoots, Statement, UnreadableReport
+from evidence_gate.coverage.model import FileHits, Lines, Sieve, SourceRoots, Statement, UnreadableReport
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.registry import reader
 
@@ -67,6 +68,7 @@ class CoverageMap:
 class _Merged:
     hits: dict[int, int] = field(default_factory=dict)
     contexts: dict[int, set[str]] | None = None
+    all_contexts: set[str] = field(default_factory=set)
     statements: dict[int, Statement] = field(default_factory=dict)
     disputed: set[int] = field(default_factory=set)
 
@@ -83,18 +85,22 @@ class _Merged:
             merged = self.contexts if self.contexts is not None else {}
             for line, names in file.contexts.items():
                 merged.setdefault(line, set()).update(names)
+                self.all_contexts.update(names)
+            self.all_contexts.update(file.all_contexts)
             self.contexts = merged
 
     def lines(self) -> Lines:
         covered = frozenset(line for line, count in self.hits.items() if count > 0)
         contexts = None if self.contexts is None else {line: frozenset(names) for line, names in self.contexts.items()}
-        return Lines(measured=frozenset(self.hits), covered=covered, contexts=contexts)
+        every = frozenset(self.all_contexts)
+        return Lines(measured=frozenset(self.hits), covered=covered, contexts=contexts, all_contexts=every)
 
 
 @dataclass
 class _Collector:
     mapper: PathMapper
     wanted: Collection[str]
+    lines: Mapping[str, Sequence[int]] | None
     merged: dict[str, _Merged] = field(default_factory=dict)
     unmapped: list[str] = field(default_factory=list)
     unmapped_total: int = 0
@@ -105,8 +111,11 @@ class _Collector:
         roots: tuple[str, ...] = ()
         problem = None
 
-        def keep(name: str) -> bool:
-            return self.mapper.map(name, report.directory, roots).path in self.wanted
+        def keep(name: str) -> Sieve | None:
+            path = self.mapper.map(name, report.directory, roots).path
+            if path is None or path not in self.wanted:
+                return None
+            return Sieve(changed=None if self.lines is None else tuple(sorted(self.lines.get(path, ()))))
 
         try:
             for event in reader(report.format).read(report.path, keep):
@@ -134,8 +143,10 @@ class _Collector:
 
 
 def collect(reports: Iterable[CoverageReport], mapper: PathMapper, wanted: Collection[str]) -> CoverageMap:
-    """Every report read and merged over the `wanted` repository files."""
-    collector = _Collector(mapper=mapper, wanted=wanted)
+    """Every report read and merged over the `wanted` repository files; where `wanted` maps each
+    to its changed lines, only the lines its `Sieve` keeps."""
+    lines = wanted if isinstance(wanted, Mapping) else None
+    collector = _Collector(mapper=mapper, wanted=wanted, lines=lines)
     reads = tuple(collector.read(report) for report in reports)
     merged = collector.merged
     return CoverageMap(

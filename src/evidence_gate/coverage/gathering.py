@@ -44,7 +44,7 @@ def gather_coverage(
         for pattern in adapter.paths.test.patterns
         if isinstance(pattern.pattern, str)
     ]
-    found = collect(reports, mapper, frozenset(changed))
+    found = collect(reports, mapper, changed)
     return ChangeCoverage(
         map=with_statements(found, changed_production_text(change), lambda path, cap: git.read_at(head, path, cap)),
         changed=changed,

@@ -241,7 +241,7 @@ def _tests_of(path: str, line: int, report: Lines, attribution: Attribution) -> 
     names = report.contexts.get(line, frozenset())
     tests = {test for name in names if name and (test := attribution.test_of_context(name))}
     if not tests and names <= {""}:  # run on import: on behalf of the tests that ran the file
-        every = {name for names in report.contexts.values() for name in names if name}
+        every = {name for names in report.contexts.values() for name in names if name} | report.all_contexts - {""}
         tests = {test for name in every if (test := attribution.test_of_context(name))}
     return frozenset(tests)
 

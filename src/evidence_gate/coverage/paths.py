@@ -41,6 +41,7 @@ class PathMapper:
     top: str  # the checkout's absolute path, `/`-separated
     modules: Mapping[str, str] = field(default_factory=dict)  # Go module path -> its directory ("" at the top)
     _by_name: dict[str, list[tuple[str, ...]]] = field(default_factory=dict, init=False, repr=False)
+    _by_tail: dict[str, dict[tuple[str, ...], list[str]]] = field(default_factory=dict, init=False, repr=False)
     _cache: dict[tuple[str, str | None, tuple[str, ...]], Mapped] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -105,26 +106,37 @@ class PathMapper:
         return None
 
     def _by_suffix(self, text: str) -> Mapped:
+        """The repository file whose trailing path matches: a relative name must match whole (the
+        files it is a trailing path of; two make it ambiguous), an absolute one must hold the
+        whole repository path (its longest trailing path that is a file). Looked up by trailing
+        path, never compared file by file, so a thousand `__init__.py` cost no more per name."""
         parts = tuple(part for part in text.split("/") if part not in ("", "."))
         if not parts or ".." in parts:
             return Mapped(path=None, reason="not a file of this repository")
-        best: list[tuple[str, ...]] = []
-        best_length = 0
-        for candidate in self._by_name.get(parts[-1], ()):
-            length = _common_tail(candidate, parts)
-            # A relative name must match whole; an absolute one must hold the whole repository path.
-            if length < (len(parts) if not _absolute(text) else len(candidate)):
-                continue
-            if length > best_length:
-                best, best_length = [candidate], length
-            elif length == best_length:
-                best.append(candidate)
+        if _absolute(text):
+            for length in range(len(parts), 0, -1):
+                if (candidate := "/".join(parts[-length:])) in self.files:
+                    return Mapped(path=candidate)
+            return Mapped(path=None, reason="not a file of this repository")
+        best = self._tails(parts[-1]).get(parts, ())
         if len(best) == 1:
-            return Mapped(path="/".join(best[0]))
+            return Mapped(path=best[0])
         if best:
-            shown = ", ".join(sorted("/".join(item) for item in best)[:3])
+            shown = ", ".join(best[:3])
             return Mapped(path=None, reason=f"ambiguous: it matches {len(best)} files ({shown})")
         return Mapped(path=None, reason="not a file of this repository")
+
+    def _tails(self, name: str) -> dict[tuple[str, ...], list[str]]:
+        """The files named `name` by each of their trailing paths, each list sorted; built once a
+        name is first looked up."""
+        tails = self._by_tail.get(name)
+        if tails is None:
+            tails = self._by_tail[name] = {}
+            for parts in sorted(self._by_name.get(name, ()), key="/".join):
+                path = "/".join(parts)
+                for start in range(len(parts)):
+                    tails.setdefault(parts[start:], []).append(path)
+        return tails
 
 
 def _normal(name: str) -> str:
@@ -141,12 +153,3 @@ def _absolute(text: str) -> bool:
 def _join(*parts: str) -> str:
     joined = posixpath.normpath(posixpath.join(*[part for part in parts if part] or ["."]))
     return "" if joined == "." or joined.startswith("../") or joined == ".." else joined
-
-
-def _common_tail(left: tuple[str, ...], right: tuple[str, ...]) -> int:
-    length = 0
-    for a, b in zip(reversed(left), reversed(right), strict=False):
-        if a != b:
-            break
-        length += 1
-    return length

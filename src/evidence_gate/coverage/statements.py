@@ -92,4 +92,5 @@ def judged_by_statement(lines: Lines, changed: Iterable[int], statements: Mappin
         covered=lines.covered | ran,
         contexts=contexts,
         continued={**lines.continued, **continued},
+        all_contexts=lines.all_contexts,
     )

@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import Path
 
 import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from evidence_gate.errors import EvidenceGateError
@@ -23,6 +25,11 @@ from evidence_gate.workspace import Refused, open_regular
 TEMPLATE_FOLDERS = ("", "gates")
 TEMPLATE_NAME = re.compile(r"(?:gates/)?[A-Za-z0-9][A-Za-z0-9_.-]*\.j2")
 _MAX_TEMPLATE_BYTES = 1024 * 1024
+# What one operator of a template may make: a string or list of at most this many characters or
+# items (a comment is at most 65,536 characters), an integer of at most this many bits.
+MAX_OPERATION_ITEMS = 1_000_000
+MAX_OPERATION_BITS = 64 * 1024
+_FORMAT_WIDTH = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|[0-9]+)?(?:\.(\*|[0-9]+))?")
 
 
 class TemplateError(EvidenceGateError):
@@ -93,6 +100,53 @@ def _finalize(value: object) -> object:
     return value
 
 
+class _BoundedSandbox(SandboxedEnvironment):
+    """The sandbox, with the operators that make a value larger than their operands checked first:
+    `{{ 'x' * 10**9 }}` allocated a gigabyte before anything could refuse it."""
+
+    intercepted_binops = frozenset({"*", "+", "**", "%"})
+
+    def call_binop(self, context: Context, operator: str, left: object, right: object) -> object:
+        _check_operation(operator, left, right)
+        return super().call_binop(context, operator, left, right)
+
+
+_SIZED = (str, bytes, list, tuple)
+
+
+def _check_operation(operator: str, left: object, right: object) -> None:
+    """Refuse an operation whose result would be past `MAX_OPERATION_ITEMS` or `MAX_OPERATION_BITS`,
+    judged from its operands, before it runs."""
+    items = bits = 0
+    if operator == "*":
+        if isinstance(left, _SIZED) and isinstance(right, int):
+            items = len(left) * right
+        elif isinstance(right, _SIZED) and isinstance(left, int):
+            items = len(right) * left
+        elif isinstance(left, int) and isinstance(right, int):
+            bits = left.bit_length() + right.bit_length()
+    elif operator == "+":
+        if isinstance(left, _SIZED) and isinstance(right, _SIZED):
+            items = len(left) + len(right)
+    elif operator == "**":
+        if isinstance(left, int) and isinstance(right, int) and right > 0:
+            bits = abs(left).bit_length() * right
+    elif operator == "%" and isinstance(left, str):
+        arguments = right if isinstance(right, tuple) else (right,)
+        starred = max((abs(value) for value in arguments if isinstance(value, int)), default=0)
+        widths = [
+            int(part) if part != "*" else starred
+            for found in _FORMAT_WIDTH.finditer(left)
+            for part in found.groups()
+            if part
+        ]
+        items = len(left) + sum(widths)
+    if items > MAX_OPERATION_ITEMS:
+        raise SecurityError(f"`{operator}` would make a value of {items:,} items, past {MAX_OPERATION_ITEMS:,}")
+    if bits > MAX_OPERATION_BITS:
+        raise SecurityError(f"`{operator}` would make a number of about {bits:,} bits, past {MAX_OPERATION_BITS:,}")
+
+
 def _environment(templates_dir: Path | None) -> SandboxedEnvironment:
     package = jinja2.FunctionLoader(_package_template)
     if templates_dir is not None and not templates_dir.is_dir():
@@ -100,7 +154,7 @@ def _environment(templates_dir: Path | None) -> SandboxedEnvironment:
             f"{templates_dir}: templates-dir is not a directory; point it at the folder of your templates"
         )
     loader = package if templates_dir is None else jinja2.ChoiceLoader([_DirectoryLoader(templates_dir), package])
-    environment = SandboxedEnvironment(
+    environment = _BoundedSandbox(
         loader=loader,
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # the outputs are Markdown: escaping is explicit, through the md/html/fence/mermaid filters

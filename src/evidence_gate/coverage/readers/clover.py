@@ -37,8 +37,8 @@ class _Target:
             name = attrib.get("path") or attrib.get("name")
             if not name:
                 raise UnreadableReport("a <file> has neither a path nor a name")
-            self.file = FileHits(name=name)
-            self.keeping = self.keep(name)
+            self.file = FileHits(name=name, sieve=self.keep(name))
+            self.keeping = self.file.sieve is not None
 
     def end(self, tag: str) -> None:
         if local(tag) == "file" and self.file is not None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from evidence_gate.coverage.model import Event, Events, FileHits, Keep, SourceRoots, UnreadableReport
+from evidence_gate.coverage.model import Event, Events, FileHits, Keep, Sieve, SourceRoots, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, check_doctype, local, root_tag, target_events, whole_number
 from evidence_gate.summary.xml_documents import hardened_parser
 from evidence_gate.workspace import open_resolved
@@ -36,6 +36,7 @@ class _Target:
     def __init__(self, keep: Keep) -> None:
         self.keep = keep
         self.keeping = False
+        self.sieve: Sieve | None = None
         self.events: list[Event] = []
         self.hits: dict[int, int] = {}
         self.name: str | None = None
@@ -52,7 +53,7 @@ class _Target:
             if line < 0 or hit < 0:
                 line, hit = whole_number(str(line), "a line's number"), _hits(str(hit))
             hits = self.hits
-            if hit > hits.get(line, -1):
+            if hit > hits.get(line, -1) and (self.sieve is None or self.sieve.admit(line, hits)):
                 hits[line] = hit
             return
         tag = local(tag)
@@ -63,7 +64,8 @@ class _Target:
             self.name = attrib.get("filename")
             if not self.name:
                 raise UnreadableReport("a <class> has no filename")
-            self.keeping = self.keep(self.name)
+            self.sieve = self.keep(self.name)
+            self.keeping = self.sieve is not None
 
     def _flush(self) -> None:
         if self.name:

@@ -7,9 +7,11 @@ line is executed when any block over it ran: the line of `if x {` belongs to the
 profile per package concatenated, or `-coverpkg` across packages): their counts add. File names are
 import paths, mapped to the repository through the nearest `go.mod` (see `coverage/paths.py`).
 
-A block of a few bytes names every line from L1 to L2, so a line past `MAX_LINE` is refused: a
-hostile `x.go:1.1,2000000000.1 1 1` would otherwise cost gigabytes, and no Go file has a million
-lines. Numbers are ASCII digits, as `go test` writes them, and no longer than a count can be.
+A block of a few bytes names every line from L1 to L2, so a line past `MAX_LINE` is refused (no Go
+file has a million lines), and of a block only the lines the file's sieve can keep are visited:
+the changed lines within it and the last line of each gap between them, so a profile of blocks
+that each span a million lines costs the change's lines per block, never the block's. Numbers are
+ASCII digits, as `go test` writes them, and no longer than a count can be.
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ def recognises(head: bytes) -> bool:
 
 def read(path: Path, keep: Keep) -> Events:
     files: dict[str, FileHits] = {}
-    keeping: dict[str, bool] = {}
     for number, line in text_lines(path):
         if not line.strip() or line.startswith("mode: "):
             continue
@@ -50,13 +51,15 @@ def read(path: Path, keep: Keep) -> Events:
             raise UnreadableReport(f"line {number}: the block ends at line {last}, past any Go file's ({MAX_LINE:,})")
         name = block["file"]
         if name not in files:
-            files[name], keeping[name] = FileHits(name=name), keep(name)
-        if int(block["stmts"]) == 0 or not keeping[name]:
-            continue
+            files[name] = FileHits(name=name, sieve=keep(name))
         hits = files[name]
+        if int(block["stmts"]) == 0 or hits.sieve is None:
+            continue
         count = int(block["count"])
-        for covered in range(first, last + 1):
-            hits.hits[covered] = hits.hits.get(covered, 0) + count
+        # Only the lines the sieve can keep, never the block's every line: its cost is the change's.
+        for covered in hits.sieve.within(first, last):
+            if hits.sieve.admit(covered, hits.hits):
+                hits.hits[covered] = hits.hits.get(covered, 0) + count
     if not files:
         raise UnreadableReport("a Go coverage profile with no block: it measured no file")
     yield from files.values()

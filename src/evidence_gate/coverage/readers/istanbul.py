@@ -48,7 +48,7 @@ def read(path: Path, keep: Keep) -> Events:
         statements = mapping(entry.get("statementMap"), f"statementMap of {name[:100]!r}")
         counts = mapping(entry.get("s"), f"`s` of {name[:100]!r}")
         hits = FileHits(name=name)
-        if not keep(name):
+        if keep(name) is None:
             yield hits
             continue
         extents: list[_Extent] = []

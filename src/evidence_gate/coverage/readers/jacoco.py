@@ -39,8 +39,9 @@ class _Target:
             name = attrib.get("name")
             if not name or self.package is None:
                 raise UnreadableReport("a <sourcefile> has no name, or no <package> around it")
-            self.file = FileHits(name=f"{self.package}/{name}" if self.package else name)
-            self.keeping = self.keep(self.file.name)
+            full = f"{self.package}/{name}" if self.package else name
+            self.file = FileHits(name=full, sieve=self.keep(full))
+            self.keeping = self.file.sieve is not None
 
     def end(self, tag: str) -> None:
         tag = local(tag)

@@ -5,6 +5,9 @@ Each record is `SF:<path>`, then `DA:<line>,<hits>[,<checksum>]` for each measur
 with `end_of_record`; other lines (`TN:`, `FN:`, `BRDA:`, `LF:`, ...) carry nothing this reads. A
 path is as the writer saw it: absolute, or relative to the directory the tool ran in (usually the
 sub-project's own, where an LCOV written inside `packages/web/` names `src/x.js`).
+
+It is read line by line, up to `MAX_LCOV_BYTES` (the JSON reports' cap), and of a wanted file only
+the lines its sieve keeps: a tracefile of any length costs the change's lines.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ from pathlib import Path
 
 from evidence_gate.coverage.model import Events, FileHits, Keep, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader, whole_number
+from evidence_gate.coverage.readers.json_report import MAX_JSON_BYTES
 from evidence_gate.coverage.readers.text import text_lines
 
+MAX_LCOV_BYTES = MAX_JSON_BYTES
 _FIRST = re.compile(rb"^\s*(?:TN:|SF:)", re.MULTILINE)
 
 
@@ -26,13 +31,12 @@ def recognises(head: bytes) -> bool:
 
 def read(path: Path, keep: Keep) -> Events:
     current: FileHits | None = None
-    keeping = False
     records = 0
-    for number, line in text_lines(path):
+    for number, line in text_lines(path, MAX_LCOV_BYTES):
         if line.startswith("DA:"):
             if current is None:
                 raise UnreadableReport(f"line {number}: DA: outside a record (no SF: before it)")
-            if not keeping:
+            if current.sieve is None:
                 continue
             fields = line[3:].split(",")
             if len(fields) < 2:
@@ -41,8 +45,8 @@ def read(path: Path, keep: Keep) -> Events:
         elif line.startswith("SF:"):
             if current is not None:
                 raise UnreadableReport(f"line {number}: SF: inside a record (no end_of_record before it)")
-            current = FileHits(name=line[3:].strip())
-            keeping = keep(current.name)
+            name = line[3:].strip()
+            current = FileHits(name=name, sieve=keep(name))
         elif line.strip() == "end_of_record":
             if current is None:
                 raise UnreadableReport(f"line {number}: end_of_record with no record open")
