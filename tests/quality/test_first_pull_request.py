@@ -76,7 +76,7 @@ def test_a_log_from_the_jobs_own_checkout_is_read_by_its_absolute_paths(repo: Re
         "shipping",
         {"shop/__init__.py": f"{docstring}\n\nimport json\n{rest}{SHIPPING}", "tests/test_shipping.py": SHIPPING_TESTS},
     )
-    job = tmp_path / "runner" / "work" / "shop"
+    job = tmp_path / "job" / "checkout" / "shop"
     subprocess.run(["git", "clone", "--quiet", str(repo.path), str(job)], check=True)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -93,4 +93,4 @@ def test_a_log_from_the_jobs_own_checkout_is_read_by_its_absolute_paths(repo: Re
     result = quality(repo, "--base", "HEAD~1")
     assert report_checks(result.out)[2] == "FAIL", result.out
     assert "exit code 1: 60 pre-existing, 1 new; first new: " in result.out
-    assert "/runner/work/shop/shop/\\_\\_init\\_\\_.py:3: F401 `json` imported but unused" in result.out
+    assert "/job/checkout/shop/shop/\\_\\_init\\_\\_.py:3: F401 `json` imported but unused" in result.out
