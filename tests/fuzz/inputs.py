@@ -71,19 +71,41 @@ def _lines(data: bytes) -> list[bytes]:
     return data.split(b"\n")
 
 
+# What a mutated input may grow to. Mutations compound: a line made 1 MiB long, then repeated 300
+# times, is 300 MiB, and one such example outlasts any deadline (and the large-input targets multiply
+# it again). Each mutation's result is cut to this, and a repeat draws no more copies than fit in it.
+MUTATED_MAX_BYTES = 4 * 1024 * 1024
+# The piece the large-input targets repeat a hundred times or more: some megabytes in all.
+LARGE_PIECE_BYTES = 64 * 1024
+
+
 @st.composite
-def mutated(draw: st.DrawFn, corpus: tuple[bytes, ...], *, xml: bool = False, json: bool = False) -> bytes:
+def mutated(
+    draw: st.DrawFn,
+    corpus: tuple[bytes, ...],
+    *,
+    xml: bool = False,
+    json: bool = False,
+    max_bytes: int = MUTATED_MAX_BYTES,
+) -> bytes:
     """A fixture from `corpus`, changed by one to four mutations (another fixture of the corpus is the
-    donor of spliced lines); `xml` and `json` add the mutations of those formats."""
+    donor of spliced lines); `xml` and `json` add the mutations of those formats. The result is at
+    most `max_bytes` long, however the mutations compound."""
     data = draw(st.sampled_from(corpus))
     mutations = [_flip, _cut, _splice, _drop_lines, _repeat_line, _ansi, _redraw, _huge_number, _long_line]
     if xml:
         mutations += [_doctype, _deep_xml]
     if json:
         mutations += [_deep_json]
-    for mutation in draw(st.lists(st.sampled_from(mutations), min_size=1, max_size=4)):
-        data = mutation(draw, data, corpus)
-    return draw(st.sampled_from((_as_is, _as_is, _as_is, _rewrapped)))(draw, data, corpus)
+    chosen = [*draw(st.lists(st.sampled_from(mutations), min_size=1, max_size=4))]
+    return mutate(draw, data, corpus, [*chosen, draw(st.sampled_from((_as_is, _as_is, _as_is, _rewrapped)))], max_bytes)
+
+
+def mutate(draw: st.DrawFn, data: bytes, corpus: tuple[bytes, ...], mutations: list[Mutation], max_bytes: int) -> bytes:
+    """`data` changed by each of `mutations` in turn, each result cut to `max_bytes`."""
+    for mutation in mutations:
+        data = mutation(draw, data, corpus)[:max_bytes]
+    return data
 
 
 Mutation = Callable[[st.DrawFn, bytes, tuple[bytes, ...]], bytes]
@@ -124,7 +146,8 @@ def _drop_lines(draw: st.DrawFn, data: bytes, _corpus: tuple[bytes, ...]) -> byt
 def _repeat_line(draw: st.DrawFn, data: bytes, _corpus: tuple[bytes, ...]) -> bytes:
     lines = _lines(data)
     at = draw(st.integers(0, len(lines) - 1))
-    return b"\n".join([*lines[:at], *[lines[at]] * draw(st.integers(2, 300)), *lines[at + 1 :]])
+    copies = draw(st.integers(2, max(2, min(300, MUTATED_MAX_BYTES // (len(lines[at]) + 1)))))
+    return b"\n".join([*lines[:at], *[lines[at]] * copies, *lines[at + 1 :]])
 
 
 def _ansi(draw: st.DrawFn, data: bytes, _corpus: tuple[bytes, ...]) -> bytes:

@@ -21,6 +21,7 @@ from evidence_gate.coverage.registry import READERS, coverage_format, reader
 
 from .inputs import (
     LARGE_EXAMPLES,
+    LARGE_PIECE_BYTES,
     fixture_files,
     garbage,
     json_texts,
@@ -119,7 +120,10 @@ def test_random_bytes_never_cover_a_changed_line(scratch: Path, name: str, data:
 # Large inputs, measured under tracemalloc: the bound is what is tested, not variety or speed.
 @settings(max_examples=LARGE_EXAMPLES, deadline=None)
 @pytest.mark.parametrize("name", FORMATS)
-@given(data=st.one_of(mutated(XML), mutated(TEXT), mutated(JSON)), copies=st.integers(100, 200))
+@given(
+    data=st.one_of(*(mutated(corpus, max_bytes=LARGE_PIECE_BYTES) for corpus in (XML, TEXT, JSON))),
+    copies=st.integers(100, 200),
+)
 def test_a_large_report_of_unwanted_files_is_read_in_bounded_memory(
     scratch: Path, name: str, data: bytes, copies: int
 ) -> None:

@@ -27,6 +27,7 @@ from evidence_gate.summary.registry import ALL_PARSERS, LINE_PARSERS, line_parse
 from .inputs import (
     HUGE_NUMBERS,
     LARGE_EXAMPLES,
+    LARGE_PIECE_BYTES,
     fixture_files,
     garbage,
     mutated,
@@ -120,7 +121,10 @@ def test_random_input_never_reads_as_tests_that_ran(scratch: Path, hint: str | N
 # Large inputs, measured under tracemalloc: the bound is what is tested, not variety or speed.
 @settings(max_examples=LARGE_EXAMPLES, deadline=None)
 @pytest.mark.parametrize("hint", [None])  # every parser: the logs reach all line parsers, the XML junit
-@given(data=st.one_of(mutated(LOGS), mutated(XML, xml=True)), copies=st.integers(200, 400))
+@given(
+    data=st.one_of(mutated(LOGS, max_bytes=LARGE_PIECE_BYTES), mutated(XML, xml=True, max_bytes=LARGE_PIECE_BYTES)),
+    copies=st.integers(200, 400),
+)
 def test_a_large_hostile_input_is_read_in_bounded_memory(
     scratch: Path, hint: str | None, data: bytes, copies: int
 ) -> None:

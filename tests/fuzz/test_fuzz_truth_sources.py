@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from evidence_gate.quality.truth_sources import Unreadable, keys
 
-from .inputs import examples, garbage, mutated, peak_memory
+from .inputs import LARGE_PIECE_BYTES, examples, garbage, mutated, peak_memory
 
 pytestmark = pytest.mark.fuzz
 
@@ -78,7 +78,11 @@ def test_a_truth_source_gives_its_keys_or_says_it_is_unreadable(name: str, data:
 
 
 @settings(max_examples=examples(0.1), deadline=None)  # large inputs: the bound is what is tested
-@given(name=st.sampled_from(NAMES), data=mutated(CORPUS, xml=True, json=True), copies=st.integers(50, 200))
+@given(
+    name=st.sampled_from(NAMES),
+    data=mutated(CORPUS, xml=True, json=True, max_bytes=LARGE_PIECE_BYTES),
+    copies=st.integers(50, 200),
+)
 def test_a_large_truth_source_is_read_in_memory_bounded_by_its_size(name: str, data: bytes, copies: int) -> None:
     big = data * copies
     with peak_memory() as peak, contextlib.suppress(Unreadable):
