@@ -128,6 +128,21 @@ def test_a_malformed_manifest_is_a_warning_not_a_crash(tmp_path: Path) -> None:
     assert detection.warnings[0].startswith("package.json: not valid JSON (")
 
 
+@pytest.mark.parametrize(
+    ("document", "warning"),
+    [
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", "package.json: nested too deep to read"),
+        ('{"a": ' + "1" * 5_000 + "}", "package.json: a number too long to read"),
+    ],
+    ids=["nested-100000-deep", "number-of-5000-digits"],
+)
+def test_a_hostile_manifest_is_a_warning_not_an_internal_error(tmp_path: Path, document: str, warning: str) -> None:
+    write_tree(tmp_path, {"package.json": document, "go.mod": GO_MOD})
+    detection = detect(tmp_path, default_table())
+    assert detection.primary.adapter_id == "go"
+    assert detection.warnings == (f"{warning}; rules on it did not match",)
+
+
 def test_a_binary_manifest_is_a_warning(tmp_path: Path) -> None:
     write_tree(tmp_path, {"package.json": b"\x00\x01\x02PK"})
     detection = detect(tmp_path, default_table())

@@ -96,6 +96,10 @@ class DirectoryView:
                     document = json.loads(text)
                 except json.JSONDecodeError as error:
                     self._warnings.add(f"{self.relpath(name)}: not valid JSON ({error}); rules on it did not match")
+                except RecursionError:  # nesting past the interpreter's limit: a hostile manifest
+                    self._warnings.add(f"{self.relpath(name)}: nested too deep to read; rules on it did not match")
+                except ValueError:  # an integer past the 4,300 digits Python reads from text
+                    self._warnings.add(f"{self.relpath(name)}: a number too long to read; rules on it did not match")
             self._json[name] = document
         return self._json[name]
 
