@@ -73,7 +73,8 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     # The action always runs unattended, in a container without the project's toolchain.
     effects = replace(effects_for(repo, environ), in_ci=True, runs_tests=False)
     base = base_config(effects, context.pull_request if context else None, None)
-    settings = resolve(repo, {}, environ, Path(config) if config else None, base)
+    # `ledger-out` is the workspace's path, as a later step of the job names it (docs/usage.md).
+    settings = resolve(repo, {}, environ, Path(config) if config else None, base, ledger_base=workspace_dir)
     if context is None:
         log.write("not running in GitHub Actions (no GITHUB_REPOSITORY): use `evidence-gate run` instead\n")
         return EXIT_USAGE

@@ -237,9 +237,11 @@ def resolve(
     environ: Mapping[str, str],
     config: Path | None,
     base: BaseConfig | None = None,
+    ledger_base: Path | None = None,
 ) -> Settings:
     """Settings for a run in `repo`: flags over `INPUT_*` over the config file over defaults. With
-    `base` (a pull request), the config file is the base commit's."""
+    `base` (a pull request), the config file is the base commit's. `ledger-out` is relative to
+    `ledger_base` (the action's workspace, whatever its `working-directory`), else to `repo`."""
     merged: dict[str, Any] = {}
     if base is not None and (config is None or not config.is_absolute()):
         from_file, notes = _config_at_base(repo, config, base)
@@ -280,7 +282,7 @@ def resolve(
         comment_mode=comment_mode,
         fail_on=fail_on,
         templates_dir=(repo / templates) if templates else None,
-        ledger_out=repo / ledger_out if ledger_out else None,
+        ledger_out=(ledger_base or repo) / ledger_out if ledger_out else None,
         api_wait_seconds=int(api_wait),
         check_run=check_run,
         pr_body=pr_body,

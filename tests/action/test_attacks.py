@@ -12,8 +12,19 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.ledger import GateVerdict, Verdict
-from tests.action.harness import PR, Run, event, pull_request, run_pytest
+from evidence_gate.ledger_document import read_ledger
+from tests.action.harness import (
+    PR,
+    Run,
+    action_environ,
+    event,
+    pull_request,
+    run_entrypoint,
+    run_pytest,
+    runner_files,
+)
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub
+from tests.github_fake.runner_files import read_outputs
 
 from ..conftest import Repo
 
@@ -123,6 +134,23 @@ def test_a_ledger_out_through_a_committed_symlink_stays_in_the_workspace(
     assert "outside the workspace" in run.stdout
     assert Path(run.outputs["ledger"]).is_file()
     assert run.outputs["verdict"] == "PASS"
+
+
+def test_ledger_out_is_the_workspaces_path_whatever_the_working_directory(
+    tmp_path: Path, repo: Repo, server: FakeGitHub
+) -> None:
+    """docs/usage.md: `ledger-out` is relative to the workspace, where a later step of the job looks,
+    not to `working-directory` (the repository checked out below it)."""
+    base, head = pull_request(repo, server)
+    (tmp_path / "out").mkdir()
+    files = runner_files(tmp_path)
+    environ = action_environ(server, repo, event(tmp_path, base, head), head, files, ledger_out="out/ledger.json")
+    environ |= {"GITHUB_WORKSPACE": str(tmp_path), "INPUT_WORKING-DIRECTORY": repo.path.name}
+    result = run_entrypoint(environ)
+    assert result.returncode == 0, result.stdout
+    assert read_outputs((files / "output").read_text())["ledger"] == str(tmp_path / "out" / "ledger.json")
+    assert read_ledger(tmp_path / "out" / "ledger.json").verdict is Verdict.PASS
+    assert not (repo.path / "out").exists()
 
 
 def test_a_report_whose_name_is_not_utf8_is_read_and_published(
