@@ -12,7 +12,7 @@ from pathlib import Path
 
 from evidence_gate.console import json_safe, line_safe
 
-from .conftest import write_tree
+from .conftest import Repo, write_tree
 
 FORGED = "::error file=src/app.py,line=1::forged annotation"
 JUNIT = f"""<?xml version="1.0" encoding="UTF-8"?>
@@ -85,3 +85,32 @@ def test_line_safe_breaks_a_command_at_the_start_of_a_line() -> None:
     assert line_safe("  ::add-mask::x") == "  : :add-mask::x"
     assert line_safe("ok: ::notice:: in the middle") == "ok: ::notice:: in the middle"
     assert json.loads(json_safe(json.dumps("a ##[group]b"))) == "a ##[group]b"
+
+
+def commands_the_runner_reads(log: str) -> list[str]:
+    """The lines of a step's log GitHub's runner would take as workflow commands: `::` at a line's
+    start or `##[` anywhere, except between `::stop-commands::T` and `::T::`."""
+    commands, token = [], None
+    for line in log.splitlines():
+        stripped = line.lstrip()
+        if token is not None:
+            token = None if stripped == f"::{token}::" else token
+            continue
+        if stopped := re.fullmatch(r"::stop-commands::(.+)", stripped):
+            token = stopped.group(1)
+        elif stripped.startswith("::") or "##[" in line:
+            commands.append(line)
+    return commands
+
+
+def test_runs_comment_and_a_reports_file_name_forge_no_command(repo: Repo) -> None:
+    """`run` prints the comment, which names failing tests and every report read: a test named like a
+    command and a report whose file name holds a line break and a command forge nothing."""
+    base = repo.commit("base", {"src/app.py": "def f():\n    return 1\n"})
+    repo.commit("change", {"src/app.py": "def f():\n    return 2\n", f"src/new\n{FORGED}.py": "x = 1\n"})
+    write_tree(repo.path, {"build/junit.xml": JUNIT, f"build/pytest\n{FORGED}.log": "1 failed in 0.01s\n"})
+    for output in ("markdown", "json"):
+        result = evidence_gate(repo.path, "run", "--base", base, "--reports", "build/*", "--format", output)
+        assert result.returncode == 1, result.stderr
+        assert "forged annotation" in result.stdout
+        assert commands_the_runner_reads(result.stdout + "\n" + result.stderr) == []
