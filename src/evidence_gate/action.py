@@ -93,7 +93,7 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     if client is not None:
         baseline, note = read_baseline(client, context, settings.check_name)
         history, history_note = read_history(client, context, settings.check_name)
-        pull = _labels_now(client, context, log)
+        pull = _labels_now(client, context, log) if budget.gave_up is None else context.pull_request
     given, source = _baseline_file(settings, base, effects)
     inputs = RunInputs(
         pull_request=pull,

@@ -9,7 +9,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.github_fake import FakeGitHub, faults
+import pytest
+
+from evidence_gate.github.client import GitHubDidNotAnswer, WaitBudget, make_client
+from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
 
 from ..conftest import Repo
 from .harness import (
@@ -143,3 +146,21 @@ def test_publish_of_a_pull_request_github_does_not_know_is_a_one_line_error(
         " and that the token can read the repository\n"
     )
     assert [r for r in server.requests if r.method != "GET"] == []
+
+
+def test_reads_that_time_out_end_within_the_wait_budget_not_past_it(server: FakeGitHub) -> None:
+    """Each attempt's timeout is what is left of the budget: with 5 s, a read GitHub never answers
+    ends at 5 s (it ended at 10 s when each attempt took the whole budget for its timeout), and a
+    later request is not started at all."""
+    budget = WaitBudget(5)
+    client = make_client(DEFAULT_TOKEN, server.url, budget)
+    server.add_pull(REPO, PR, head_sha="b" * 40, base_sha="a" * 40, body=BODY)
+    server.script("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", *[faults.no_answer() for _ in range(10)])
+    started = time.monotonic()
+    with pytest.raises(GitHubDidNotAnswer, match=r"^GitHub did not answer within 5 s \(the request timed out\)$"):
+        list(client.get_repo(REPO).get_commit("a" * 40).get_check_runs())
+    assert 5 <= time.monotonic() - started < 7
+    with pytest.raises(GitHubDidNotAnswer):
+        _ = client.get_repo(REPO).get_pull(PR).title
+    assert time.monotonic() - started < 7
+    assert len(server.requests_to("GET /repos/{owner}/{repo}/pulls/{pull_number}")) == 0

@@ -8,8 +8,9 @@
 - Waiting: one `WaitBudget` per run (the `api-wait-seconds` setting) holds every second spent
   waiting on GitHub: the pauses between retries and the requests that timed out. A wait the
   budget cannot cover is not started (a `Retry-After: 3600` ends the run's API calls at once), and
-  each request's timeout is at most the budget, so a run waits on GitHub for at most the budget
-  plus one timeout. Then `GitHubDidNotAnswer` is raised, once, and the caller stops calling.
+  each attempt's timeout is at most what is left of the budget (`BudgetTimeout`, decided as the
+  attempt starts), so a run waits on GitHub for at most the budget. Then `GitHubDidNotAnswer` is
+  raised, once, and the caller stops calling.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from github import Auth, Github, GithubRetry
 from urllib3.exceptions import ConnectTimeoutError, HTTPError, MaxRetryError, NewConnectionError, ReadTimeoutError
 from urllib3.response import BaseHTTPResponse
 from urllib3.util.retry import Retry
+from urllib3.util.timeout import Timeout
 
 RETRIES = 5
 SECONDARY_RATE_WAIT_SECONDS = 30.0
@@ -42,6 +44,7 @@ class WaitBudget:
         self.seconds = seconds
         self.spent = 0.0
         self.gave_up: str | None = None  # why the run stopped calling GitHub, once it has
+        self.last_timeout = float(self.request_timeout)  # the timeout the latest attempt started with
 
     def give_up(self, reason: str) -> GitHubDidNotAnswer:
         self.gave_up = reason
@@ -51,11 +54,33 @@ class WaitBudget:
     def request_timeout(self) -> int:
         return min(TIMEOUT_SECONDS, self.seconds)
 
+    def next_timeout(self) -> float:
+        """The timeout of the attempt about to start: what is left of the budget, at most
+        TIMEOUT_SECONDS. Raises when nothing is left."""
+        left = self.seconds - self.spent
+        if left <= 0:
+            raise self.give_up(f"GitHub did not answer within {self.seconds} s (the request timed out)")
+        self.last_timeout = min(float(TIMEOUT_SECONDS), left)
+        return self.last_timeout
+
     def spend(self, seconds: float, cause: str) -> None:
         """Count a wait that happened (a timeout) or is about to (a pause); raise when it does not fit."""
         if self.spent + seconds > self.seconds:
             raise self.give_up(f"GitHub did not answer within {self.seconds} s ({cause})")
         self.spent += seconds
+
+
+class BudgetTimeout(Timeout):
+    """A request's connect and read timeouts, decided anew for each attempt from what is left of the
+    budget: urllib3 clones the timeout it is given as every attempt (a retry too) starts."""
+
+    def __init__(self, budget: WaitBudget) -> None:
+        super().__init__(connect=budget.request_timeout, read=budget.request_timeout)
+        self.budget = budget
+
+    def clone(self) -> Timeout:
+        seconds = self.budget.next_timeout()
+        return Timeout(connect=seconds, read=seconds)
 
 
 class CappedRetry(GithubRetry):
@@ -92,7 +117,10 @@ class CappedRetry(GithubRetry):
         timed_out = isinstance(error, ReadTimeoutError) or (
             isinstance(error, ConnectTimeoutError) and not isinstance(error, NewConnectionError)
         )
-        self.budget.spend(self.budget.request_timeout if timed_out else 0.0, _cause(error))
+        if timed_out:  # the attempt waited its whole timeout; one that leaves nothing to wait ends the calls
+            self.budget.spend(self.budget.last_timeout, _cause(error))
+            if self.budget.spent >= self.budget.seconds:
+                raise self.budget.give_up(f"GitHub did not answer within {self.budget.seconds} s ({_cause(error)})")
         try:
             return super().increment(method, url, response, error, _pool, _stacktrace)
         except (MaxRetryError, HTTPError) as exhausted:
@@ -116,7 +144,7 @@ def _cause(error: Exception) -> str:
 
 
 def make_client(token: str, api_url: str, budget: WaitBudget) -> Github:
-    return Github(
+    client = Github(
         base_url=api_url,
         auth=Auth.Token(token),
         retry=CappedRetry(budget),
@@ -124,3 +152,13 @@ def make_client(token: str, api_url: str, budget: WaitBudget) -> Github:
         per_page=100,
         lazy=True,
     )
+    # PyGithub takes a whole number of seconds for every request and passes its timeout on to requests
+    # unchanged, which takes a urllib3 Timeout as it is: the budget's, which shrinks as it is spent.
+    requester = client.requester
+    if not hasattr(requester, _REQUESTER_TIMEOUT):
+        raise RuntimeError("PyGithub's Requester keeps its timeout elsewhere: the wait budget cannot bound it")
+    setattr(requester, _REQUESTER_TIMEOUT, BudgetTimeout(budget))
+    return client
+
+
+_REQUESTER_TIMEOUT = "_Requester__timeout"  # Requester's own (private) timeout, which its connections take
