@@ -51,7 +51,9 @@ from evidence_gate.runner_results import check_digest, check_runner_ledger, with
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import BaseConfig, CommentMode, Settings, resolve
 from evidence_gate.stacks.table import default_table
-from evidence_gate.workspace import Refused, Workspace
+from evidence_gate.workspace import Refused, Workspace, write_private_file
+
+DEFAULT_LEDGER_NAME = "evidence-gate-ledger.json"
 
 
 @dataclass(kw_only=True)
@@ -107,13 +109,14 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
         baseline_source=source,
     )
     ledger = run_pipeline(settings, inputs, effects, _gates(environ, repo, workspace, context, settings))
-    default_path = Path(environ.get("RUNNER_TEMP") or tempfile.gettempdir()) / "evidence-gate-ledger.json"
     progress.ledger = ledger
+    text = ledger_json(ledger)
     try:
-        ledger_path = workspace.write_text(settings.ledger_out or default_path, ledger_json(ledger))
+        ledger_path = workspace.write_text(settings.ledger_out, text) if settings.ledger_out else None
     except Refused as refusal:  # the result is never lost: it goes to the default place instead
-        warning(log, f"ledger-out {refusal.one_line()}; the ledger is written to {default_path} instead")
-        ledger_path = workspace.write_text(default_path, ledger_json(ledger))
+        ledger_path = _write_default_ledger(environ, workspace, text)
+        warning(log, f"ledger-out {refusal.one_line()}; the ledger is written to {ledger_path} instead")
+    ledger_path = ledger_path or _write_default_ledger(environ, workspace, text)
     progress.ledger_path = ledger_path
     report_path = workspace.write_text(ledger_path.with_suffix(".md"), render_report(ledger, settings.templates_dir))
     write_outputs(environ.get("GITHUB_OUTPUT"), {**_outputs(ledger, ledger_path), "report": str(report_path)})
@@ -151,6 +154,15 @@ def run_action(environ: Mapping[str, str], log: TextIO, progress: Progress | Non
     if budget.gave_up is not None:
         warning(log, f"{budget.gave_up}: the result is in {kept}")
     return exit_code
+
+
+def _write_default_ledger(environ: Mapping[str, str], workspace: Workspace, text: str) -> Path:
+    """The ledger nobody placed: RUNNER_TEMP's, which is the job's own; without one (a container run
+    by hand), a new private folder in the shared temp folder, where a planted file or link is no risk."""
+    runner_temp = environ.get("RUNNER_TEMP")
+    if runner_temp:
+        return workspace.write_text(Path(runner_temp) / DEFAULT_LEDGER_NAME, text)
+    return write_private_file(DEFAULT_LEDGER_NAME, text)
 
 
 def _gates(

@@ -153,6 +153,28 @@ def test_ledger_out_is_the_workspaces_path_whatever_the_working_directory(
     assert not (repo.path / "out").exists()
 
 
+def test_without_runner_temp_the_ledger_goes_to_a_private_folder_not_a_planted_link(
+    tmp_path: Path, repo: Repo, server: FakeGitHub
+) -> None:
+    """The action run by hand, with no RUNNER_TEMP: the default ledger is not a fixed name in the shared
+    temp folder (where another user could plant a link to a file of this user's) but a new folder's."""
+    base, head = pull_request(repo, server)
+    shared, victim = tmp_path / "shared-tmp", tmp_path / "bashrc"
+    shared.mkdir()
+    victim.write_text("alias ls='ls -F'\n")
+    (shared / "evidence-gate-ledger.json").symlink_to(victim)
+    files = runner_files(tmp_path)
+    environ = action_environ(server, repo, event(tmp_path, base, head), head, files)
+    del environ["RUNNER_TEMP"]
+    result = run_entrypoint({**environ, "TMPDIR": str(shared)})
+    assert result.returncode == 0, result.stdout
+    ledger = Path(read_outputs((files / "output").read_text())["ledger"])
+    assert ledger.parent.parent == shared
+    assert ledger.parent.stat().st_mode & 0o777 == 0o700
+    assert read_ledger(ledger).verdict is Verdict.PASS
+    assert victim.read_text() == "alias ls='ls -F'\n"
+
+
 def test_a_report_whose_name_is_not_utf8_is_read_and_published(
     tmp_path: Path, repo: Repo, server: FakeGitHub, action: Callable[..., Run]
 ) -> None:
