@@ -274,10 +274,33 @@ def test_a_test_only_change_is_skipped_with_the_issues_words(
     repo, _ = python_repo
     head = repo.git("rev-parse", "HEAD")
     repo.commit("tests only", {"tests/test_more.py": TEST_OTHER})
+    os.utime(repo.path / "coverage.xml")  # written by this run, after the commit it measures
     code, ours = coverage_json(cli, repo, head, "--report", repo.path / "coverage.xml")
     assert code == 4
     assert ours["gate"]["message"] == "Coverage gate: could not determine percentage — skipping."
     assert ours["coverage_pct"] is None
+
+
+@pytest.mark.parametrize("staleness", ["committed", "older-than-the-run"])
+def test_a_stale_report_is_not_used_and_the_gate_is_unavailable(
+    cli: Callable[..., CliResult], python_repo: tuple[Repo, str], staleness: str
+) -> None:
+    """Held to the freshness rule of test reports: a coverage.xml committed to git, or written before
+    the run started, gave 'Coverage gate: PASS (100%)'."""
+    repo, base = python_repo
+    report = repo.path / "coverage.xml"
+    if staleness == "committed":
+        repo.git("add", "--force", "coverage.xml")
+        repo.git("commit", "--quiet", "-m", "the report too")
+        os.utime(report)
+        why = f"{report} is committed to git, not produced by this run"
+    else:
+        os.utime(report, (1_000_000_000, 1_000_000_000))
+        why = f"{report} was written at 2001-09-09"
+    result = cli("coverage", "--repo", repo.path, "--base", base, "--report", report, "--no-value-weighting")
+    assert result.code == 4
+    assert result.out.startswith(f"a coverage report could not be used: stale evidence: {why}")
+    assert "PASS" not in result.out
 
 
 def test_two_reports_merge_as_any_run_and_diff_covers_intersection_differs(

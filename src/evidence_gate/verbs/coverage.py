@@ -20,6 +20,7 @@ from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.documents import read_capped
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
+from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates import coverage as gate
 from evidence_gate.ledger import GateVerdict
 from evidence_gate.settings import CoverageFailOn, Settings
@@ -33,7 +34,8 @@ EPILOG = (
     "Reports (Cobertura, LCOV, JaCoCo, Clover, Go coverprofile, coverage.py JSON, istanbul JSON) are "
     "recognised by content and merged. Value weighting needs --strength, the JSON of `evidence-gate strength "
     "--json`. Exit codes: 0 the gate passes; 1 it fails; 4 no percentage (skipped) or informational only; "
-    "2 usage error, a report that cannot be read or that names no file of the repository."
+    "2 usage error, a report that cannot be read or that names no file of the repository. A report that git "
+    "tracks or that is older than the run is stale: it is not used, and the gate is unavailable (exit 4)."
 )
 EXIT_NO_PERCENTAGE = 4
 MAX_STRENGTH_BYTES = 64 * 1024 * 1024
@@ -56,6 +58,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-value-weighting", action="store_true", help="count lines run by any test")
     parser.add_argument("--strength", metavar="F", help="the JSON of `evidence-gate strength --json`")
     parser.add_argument("--label", action="append", default=[], help="a pull request label (coverage:override)")
+    parser.add_argument(
+        "--since", metavar="TIME", help="the run's start (epoch seconds or ISO 8601); default: HEAD's last checkout"
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
@@ -66,13 +71,20 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     adapters = table(args)
     classifier = PathClassifier(table=adapters, matches=detect(git.top, adapters).matches)
     change = collect_changes(git, args.base, args.head, classifier)
-    found = gather_coverage(
-        git, change.head, change, [_report(name, git.top, environ) for name in args.report], classifier
-    )
-    if found.map.problems:
-        raise UsageError(found.map.problems[0])
-    verdicts, reasons, unavailable = _strength(args.strength, environ)
-    facts = gate.measured(found, verdicts, unavailable, frozenset(args.label), reasons)
+    named = {existing_file(name, environ): name for name in args.report}
+    # Held to the test reports' rule: a report committed, or written before this run, is none of its evidence.
+    stale = stale_reports(list(named), run_started(git, args.since)[0], git, named, now=effects.clock())
+    found = None
+    if stale:
+        facts = gate.CoverageFacts(measures=None, stale=stale)
+    else:
+        found = gather_coverage(
+            git, change.head, change, [_report(name, git.top, environ) for name in args.report], classifier
+        )
+        if found.map.problems:
+            raise UsageError(found.map.problems[0])
+        verdicts, reasons, unavailable = _strength(args.strength, environ)
+        facts = gate.measured(found, verdicts, unavailable, frozenset(args.label), reasons)
     settings = Settings(
         repo=git.top,
         coverage_minimum=args.minimum,
@@ -83,7 +95,8 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
     )
     result = gate.judge(facts, settings)
     if args.json:
-        print_json(_document(facts.measures, result.data, result.verdict, result.headline, found.map.unmapped), out)
+        unmapped = found.map.unmapped if found else ()
+        print_json(_document(facts.measures, result.data, result.verdict, result.headline, unmapped), out)
     else:
         out.write(line_safe(result.headline) + "\n")
         out.writelines(line_safe(detail) + "\n" for detail in result.details)
