@@ -63,6 +63,13 @@ class Sieve:
         if end == start or changed[end - 1] < last:
             yield last
 
+    def changed_within(self, first: int, last: int) -> Iterator[int]:
+        """The changed lines from `first` to `last` (every one of them when all lines are kept)."""
+        if self.changed is None:
+            yield from range(first, last + 1)
+            return
+        yield from self.changed[bisect_left(self.changed, first) : bisect_right(self.changed, last)]
+
 
 @dataclass(kw_only=True)
 class FileHits:

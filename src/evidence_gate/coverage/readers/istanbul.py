@@ -23,7 +23,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
-from evidence_gate.coverage.model import Events, FileHits, Keep, Statement, UnreadableReport
+from evidence_gate.coverage.model import Events, FileHits, Keep, Sieve, Statement, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
 from evidence_gate.coverage.readers.json_report import line_number, load_object, mapping
 
@@ -48,7 +48,8 @@ def read(path: Path, keep: Keep) -> Events:
         statements = mapping(entry.get("statementMap"), f"statementMap of {name[:100]!r}")
         counts = mapping(entry.get("s"), f"`s` of {name[:100]!r}")
         hits = FileHits(name=name)
-        if keep(name) is None:
+        sieve = keep(name)
+        if sieve is None:
             yield hits
             continue
         extents: list[_Extent] = []
@@ -61,7 +62,7 @@ def read(path: Path, keep: Keep) -> Events:
             column = start.get("column")
             column = column if isinstance(column, int) and not isinstance(column, bool) else 0
             extents.append(_Extent(line, column, _end_line(location.get("end"), name), count))
-        hits.statements = _continuations(extents)
+        hits.statements = _continuations(extents, sieve)
         yield hits
 
 
@@ -83,18 +84,20 @@ def _end_line(end: object, name: str) -> int:
     return line
 
 
-def _continuations(extents: list[_Extent]) -> dict[int, Statement]:
+def _continuations(extents: list[_Extent], sieve: Sieve) -> dict[int, Statement]:
     """Each line after a statement's start, up to its end and before the next line any statement
     starts on, with that statement. Those spans lie between consecutive start lines; where two
     statements start on one line, the inner one (starting later, or as early and ending sooner) is
-    taken last, so it holds them."""
+    taken last, so it holds them. Of a span only the changed lines are visited (a continuation
+    line matters only where the change has one): a statement claiming a million lines costs the
+    change's lines, not its claim."""
     starts = sorted({extent.line for extent in extents})
     continued: dict[int, Statement] = {}
     for extent in sorted(extents, key=lambda extent: (extent.line, extent.column, -extent.end)):
         following = bisect_right(starts, extent.line)
         last = min(extent.end, starts[following] - 1) if following < len(starts) else extent.end
         held = Statement(extent.line, extent.count)
-        continued.update((line, held) for line in range(extent.line + 1, last + 1))
+        continued.update((line, held) for line in sieve.changed_within(extent.line + 1, last))
     return continued
 
 
