@@ -255,7 +255,7 @@ def test_a_sigterm_mid_run_leaves_no_worktree_process_or_temp_dir(repo: Repo, tm
     before = assert_nothing_left.snapshot(repo)
     command = [sys.executable, "-m", "evidence_gate", "strength", "--repo", str(repo.path), "--base", base]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=local_environment())
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # the strength run installs the package first: slow on a loaded machine
     while not running_tests() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert running_tests(), "the test never started"
