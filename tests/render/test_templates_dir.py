@@ -154,6 +154,7 @@ HUGE = [
     "{{ (['x' * 999999] * 1000) | string | length }}",
     "{{ ((['x' * 999999] * 1000) ~ '') | length }}",
     "{{ range(1000) | list | tojson(indent=10 ** 6) | length }}",
+    "{% set ns = namespace(items=['x' * 999999] * 1000) %}{{ (ns | string) | length }}",
     "{{ lipsum(10 ** 6) | length }}",
     "{% set ns = namespace(s='x' * 999999) %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}"
     "{{ ns.s | length }}",
@@ -204,3 +205,15 @@ def test_what_a_template_may_make_grows_with_its_context(tmp_path: Path) -> None
     message = "a" * 5_000_000
     subject = replace(subject, failed_tests=(replace(subject.failed_tests[0], message=message),))
     assert render_report(subject, directory) == "5000000 300 10000000 5000027 10000000\n"
+
+
+def test_a_format_whose_text_holds_a_long_number_still_renders(tmp_path: Path) -> None:
+    """Only a conversion's width and precision count, not every number of the text around them."""
+    text = (
+        "{{ comment_marker }}\n{{ '%s in 20261207' % 'x' }} {{ '{} in 20261207'.format('y') }}"
+        " {{ 'Build 20261207: %s' | format('z') }} {{ '%3s|%-4d|%.2f' % ('a', 1, 2.5) }}"
+        " {{ '{0:>5}|{0:.1f}'.format(1.25) }}"
+    )
+    directory = templates(tmp_path, comment__md__j2=text)
+    last = render_comment(ledger(), directory).splitlines()[-1]
+    assert last == "x in 20261207 y in 20261207 Build 20261207: z   a|1   |2.50  1.25|1.2"

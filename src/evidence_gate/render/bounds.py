@@ -25,12 +25,12 @@ arguments.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from jinja2.exceptions import SecurityError
+from jinja2.utils import Namespace
 
 # What one operator of a template may make: a string or list of at most this many characters or
 # items (a comment is at most 65,536 characters), an integer of at most this many bits.
@@ -45,6 +45,9 @@ POINTER = 8
 _CONTAINERS = (list, tuple, set, frozenset, dict)
 _PLAIN = (str, bytes, int, float, type(None))  # checked first: most of what a template passes
 _DIGITS = re.compile(r"[0-9]+")
+# A `%` conversion's width and precision; a `str.format` field's spec (after its `:`).
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|[0-9]+)?(?:\.(\*|[0-9]+))?")
+_BRACE_SPEC = re.compile(r"\{[^{}:]*:([^{}]*)\}")
 _NESTED_FIELD = re.compile(r"\{[^{}]*\{")
 _PLACEHOLDER = re.compile(r"%|\{")
 # Calls whose integer arguments are a width, a count or a position of what they make, so add to its
@@ -106,18 +109,25 @@ class RenderBudget:
 def deep_size(value: object, limit: int) -> int:
     """About how many characters `value` prints as, its items' included, counted up to just past
     `limit` (a list holding itself, or a million references to one long string, ends the count)."""
+    if isinstance(value, str | bytes):  # most of what a template passes: measured at once
+        return len(value)
     total = 0
     pending: list[object] = [value]
     while pending and total <= limit:
         item = pending.pop()
-        total += own_size(item) if isinstance(item, str | bytes | int) else POINTER
-        if isinstance(item, Mapping):
+        if isinstance(item, str | bytes | int):
+            total += own_size(item)
+            continue
+        total += POINTER
+        if isinstance(item, list | tuple | set | frozenset):
+            pending.extend(item)
+        elif isinstance(item, Mapping):
             pending.extend(item.keys())
             pending.extend(item.values())
-        elif isinstance(item, list | tuple | set | frozenset):
-            pending.extend(item)
-        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
-            pending.extend(getattr(item, field.name) for field in dataclasses.fields(item))
+        elif (fields := getattr(type(item), "__dataclass_fields__", None)) is not None:
+            pending.extend(getattr(item, name, None) for name in fields)
+        elif isinstance(item, Namespace):  # `{% set ns = namespace(...) %}`, which prints what it holds
+            pending.append(object.__getattribute__(item, "_Namespace__attrs"))
     return total
 
 
@@ -150,22 +160,19 @@ def materialize(value: object, budget: RenderBudget, what: str) -> object:
 
 
 def format_widths(text: str) -> int:
-    """The widths and precisions a format's text could spell out (`%1000000000s`, `{:>1000000000}`):
-    every run of digits in it, a run past seven digits counted as past any budget."""
-    return sum(int(run) if len(run) <= 7 else MAX_OPERATION_ITEMS * 1_000 for run in _DIGITS.findall(text))
-
-
-def _sized(value: object) -> bool:
-    if isinstance(value, _PLAIN):
-        return isinstance(value, str | bytes)
-    return isinstance(value, bytearray | Mapping | list | tuple | set | frozenset | Iterator)
+    """The widths and precisions a format's text spells out, `%`'s (`%1000000000s`, `%.9f`) and
+    `str.format`'s (`{:>1000000000}`, `{0:.9f}`); a number past seven digits counts as past any
+    budget (and past 4,300, int() would refuse it)."""
+    numbers = [part for found in _PERCENT_FIELD.finditer(text) for part in found.groups() if part and part != "*"]
+    numbers += [run for spec in _BRACE_SPEC.findall(text) for run in _DIGITS.findall(spec)]
+    return sum(int(number) if len(number) <= 7 else MAX_OPERATION_ITEMS * 1_000 for number in numbers)
 
 
 def estimate(name: str, inputs: list[object], limit: int) -> int:
     """At most what a call of `name` (a filter, or a method with its object first among `inputs`)
     could make from `inputs`, within a constant factor; measured no further than just past `limit`."""
-    contents = [deep_size(value, limit) for value in inputs if _sized(value)]
     numbers = [abs(value) for value in inputs if isinstance(value, int) and not isinstance(value, bool)]
+    contents = [deep_size(value, limit) for value in inputs if not isinstance(value, int | float | None)]
     if name in _FORMATS:
         text = next((value for value in inputs if isinstance(value, str)), "")
         arguments = max(contents[1:], default=0)
