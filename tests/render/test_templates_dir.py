@@ -156,6 +156,7 @@ HUGE = [
     "{{ range(1000) | list | tojson(indent=10 ** 6) | length }}",
     "{% set ns = namespace(items=['x' * 999999] * 1000) %}{{ (ns | string) | length }}",
     "{{ lipsum(10 ** 6) | length }}",
+    "{{ (1).to_bytes(10 ** 9, 'big') | length }}",
     "{% set ns = namespace(s='x' * 999999) %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}"
     "{{ ns.s | length }}",
     "{% set ns = namespace(s='x' * 999999) %}{% for i in range(40) %}{% set ns.s = ns.s | center(ns.s | length * 2) %}"

@@ -6,13 +6,15 @@ the context it was given, so a large ledger's report still renders and a small o
 
 Every way a template makes a value goes through the environment (`environment.BoundedSandbox`):
 operators, `~`, filters, calls of methods and functions, slices, and the joins that make the
-rendered text (the output, `{% set %}` blocks, macros). Each is judged twice, with no list of
-dangerous names:
+rendered text (the output, `{% set %}` blocks, macros). There is no list of dangerous names: a
+call, an operator and `~` are judged twice, a slice and the rendered text as they are made:
 
 - before it runs, from its inputs (`estimate`): what it could make at most, within a constant
-  factor; past what the rendering has left, it is refused and costs nothing;
+  factor (an escape's growth: `mermaid` writes up to nine characters for one); past what the
+  rendering has left, it is refused and costs nothing;
 - after it runs, by what it made (`own_size`), which is charged to the budget; so a loop of small
-  steps, each allowed, ends when their sum is past the budget.
+  steps, each allowed, ends when their sum is past the budget. A value is paid for once, where it
+  is made: a list pays for its items' pointers, not again for what they point to.
 
 An estimate multiplies the two largest inputs (a string replaced in a string, a separator joined
 between items, a tab size times the tabs): which input multiplies which is not known for every
@@ -43,6 +45,7 @@ RENDER_PER_CONTEXT = 16
 POINTER = 8
 
 _CONTAINERS = (list, tuple, set, frozenset, dict)
+_SIZED = (str, bytes, list, tuple)  # what `*` repeats and `+` joins
 _PLAIN = (str, bytes, int, float, type(None))  # checked first: most of what a template passes
 _DIGITS = re.compile(r"[0-9]+")
 # A `%` conversion's width and precision; a `str.format` field's spec (after its `:`).
@@ -183,13 +186,18 @@ def estimate(name: str, inputs: list[object], limit: int) -> int:
     return sum(contents) + sum(numbers) + _product(contents + numbers)
 
 
+def estimate_pointers(inputs: list[object]) -> int:
+    """At most what a call that is not a string's could make, its numbers aside (`to_bytes(n)`, a
+    count): pointers to its inputs. A list's, a dict's or a set's method never repeats one."""
+    return sum(
+        abs(value) if isinstance(value, int) and not isinstance(value, bool) else own_size(value) for value in inputs
+    )
+
+
 def _product(sizes: list[int]) -> int:
     """The two largest sizes multiplied: what one input repeated for each piece of another makes."""
     largest = sorted(sizes, reverse=True)[:2]
     return (largest[0] + 1) * (largest[1] + 1) if len(largest) == 2 else 0
-
-
-_SIZED = (str, bytes, list, tuple)
 
 
 def check_operation(operator: str, left: object, right: object) -> None:

@@ -32,6 +32,7 @@ from evidence_gate.render.bounds import (
     check_operation,
     deep_size,
     estimate,
+    estimate_pointers,
     materialize,
     own_size,
 )
@@ -197,16 +198,19 @@ class BoundedSandbox(SandboxedEnvironment):
         method = getattr(__obj, "__wrapped__", __obj)  # the sandbox's str.format wraps the method
         owner = getattr(method, "__self__", None)
         name = getattr(method, "__name__", "")
-        if isinstance(owner, str | bytes):
+        if isinstance(owner, str | bytes | bytearray):
 
             def run(*args: object, **kwargs: object) -> object:
                 return SandboxedEnvironment.call(__self, __context, __obj, *args, **kwargs)
 
             return __self._make(name, owner, run, args, kwargs)
+        what = f"`{name or type(__obj).__name__}`"
+        if owner is not None:  # a method; the globals (range, dict, namespace, cycler, joiner) repeat nothing
+            __self.budget.allow(estimate_pointers([owner, *args, *kwargs.values()]), what)
         before = len(owner) if isinstance(owner, Sized) else 0
         made = super().call(__context, __obj, *args, **kwargs)
         grown = len(owner) - before if isinstance(owner, Sized) else 0  # a list's append or extend
-        __self.budget.charge(own_size(made) + POINTER * max(grown, 0), f"`{name or type(__obj).__name__}`")
+        __self.budget.charge(own_size(made) + POINTER * max(grown, 0), what)
         return made
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
