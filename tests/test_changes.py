@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import re
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -501,3 +502,61 @@ def test_changes_cli_shows_a_rust_files_own_tests(repo: Repo, cli: Callable[...,
     assert (changed["kind"], changed["inline_tests"]) == ("production", {"added": [11], "removed": [11]})
     text = cli("changes", "--repo", repo.path, "--base", base).out
     assert text.splitlines()[1] == "  modified    production  +2 -2       src/cart.rs (its own tests changed too)"
+
+
+def _data_file_peak(tmp_path: Path, lines: int) -> tuple[ChangedFile, int]:
+    """The changed file and the peak traced memory of reading a change that adds `lines` lines of test data."""
+    repo = Repo(tmp_path / f"repo-{lines}")
+    repo.path.mkdir()
+    git(repo.path, "init", "--quiet", "--initial-branch=main")
+    base = repo.commit("base", {"pyproject.toml": "[project]\nname = 'shop'\n"})
+    repo.commit("head", {"tests/cases.csv": "".join(f"{n},name-{n},value-{n * 7}\n" for n in range(lines))})
+    tracemalloc.start()
+    try:
+        change = changes(repo, base)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return by_path(change)["tests/cases.csv"], peak
+
+
+def test_an_added_data_file_is_counted_not_held(tmp_path: Path) -> None:
+    """A pull request adding a CSV of three million lines took about a gigabyte (101 MB for 300,000
+    lines): the diff was read whole and every line kept. Now git's output is read a line at a time
+    and an added data file's lines only counted, so ten times the lines take about the same memory."""
+    small, small_peak = _data_file_peak(tmp_path, 30_000)
+    large, large_peak = _data_file_peak(tmp_path, 300_000)
+    assert (large.kind, large.added_count, large.removed_count) == (FileKind.TEST_DATA, 300_000, 0)
+    assert large.counted is not None
+    assert large.counted.blob == git(tmp_path / "repo-300000", "rev-parse", "HEAD:tests/cases.csv")
+    assert [(hunk.new_start, hunk.new_lines, hunk.added) for hunk in large.hunks] == [(1, 300_000, ())]
+    assert small.added_count == 30_000
+    assert large_peak < 16 * 1024 * 1024, f"{large_peak:,} bytes for 300,000 lines"
+    assert large_peak < 2 * small_peak, f"{small_peak:,} bytes for 30,000 lines, {large_peak:,} for 300,000"
+
+
+def test_a_counted_file_reads_the_same_in_the_changes_verb(repo: Repo, cli: Callable[..., CliResult]) -> None:
+    """`evidence-gate changes` counts an added data file's lines as it counts any other file's; a
+    data file it changes, and an added test file, keep their lines."""
+    base = repo.commit("base", {"pyproject.toml": "[project]\nname = 'shop'\n", "tests/old.csv": "a\nb\n"})
+    repo.commit(
+        "head",
+        {
+            "tests/cases.csv": "".join(f"{n}\n" for n in range(5_000)),
+            "tests/old.csv": "a\nc\n",
+            "tests/test_cases.py": "def test_cases():\n    assert True\n",
+        },
+    )
+    text = cli("changes", "--repo", repo.path, "--base", base)
+    assert text.code == 0, text.err
+    assert text.out.splitlines()[1:] == [
+        "  added       test-data   +5000 -0    tests/cases.csv",
+        "  modified    test-data   +1 -1       tests/old.csv",
+        "  added       test        +2 -0       tests/test_cases.py",
+    ]
+    files = by_path(changes(repo, base))
+    assert files["tests/cases.csv"].counted is not None and files["tests/cases.csv"].added_lines == ()
+    assert files["tests/old.csv"].counted is None and [line.text for line in files["tests/old.csv"].added_lines] == [
+        "c"
+    ]
+    assert files["tests/test_cases.py"].counted is None and len(files["tests/test_cases.py"].added_lines) == 2

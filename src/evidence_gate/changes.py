@@ -10,6 +10,12 @@ adapter table's `inline_tests`) is read at both ends, and each changed line is t
 production by the test items around it (inline_tests.py): a file whose changed lines all lie in its
 tests is a test file; one with both is production code with its own tests changed too. A file the
 reader cannot follow, or one over the caps, stays production code, every line of it.
+
+An added (or copied) data file (test data, a new snapshot: `COUNTED_KINDS`) is counted, not held:
+its hunks keep their headers, and how many lines it adds, but none of its lines, which git's output
+passes by as it is read. A pull request adding a CSV of three million lines took a gigabyte; the
+checks read no data file's lines (the integrity inventory lists its hunks, with no idiom for data,
+and tags a snapshot by its status), and its blob names them all.
 """
 
 from __future__ import annotations
@@ -21,11 +27,13 @@ from pathlib import PurePosixPath
 from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git
 from evidence_gate.inline_tests import MAX_CHARS, READERS
-from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus, InlineTests, StackMatch
-from evidence_gate.patch import RawEntry, parse_patch
+from evidence_gate.model import Change, ChangedFile, CountedLines, FileKind, FileStatus, InlineTests, StackMatch
+from evidence_gate.patch import RawEntry, Section
 from evidence_gate.stacks.table import Adapter, AdapterTable, InlineTestRules
 
 INLINE_FILES = 500  # source files read for the tests they hold, per change; the rest stay production code
+# An added file of these kinds is counted, not held: no check reads a fixture's or a new snapshot's lines.
+COUNTED_KINDS = frozenset({FileKind.TEST_DATA, FileKind.SNAPSHOT})
 _LINK = "120000"
 _STATUS = {
     "A": FileStatus.ADDED,
@@ -115,14 +123,22 @@ def collect_changes(git: Git, base: str, head: str, classifier: PathClassifier) 
         head_sha = git.resolve_commit(head, "head")
         merge_base = git.merge_base(base_sha, head_sha)
         new = head_sha
-    raw, patch = git.diff(merge_base, new)
-    files = _pair(raw, patch, classifier)
+    raw, sections = git.diff(merge_base, new, lambda entries: _held(entries, classifier))
+    files = _pair(raw, sections, classifier)
     files = _with_inline_tests(git, files, merge_base, new, classifier)
     return Change(base=base_sha, head=WORKTREE if head == WORKTREE else head_sha, merge_base=merge_base, files=files)
 
 
-def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tuple[ChangedFile, ...]:
-    patched = parse_patch(patch)
+def _held(raw: list[RawEntry], classifier: PathClassifier) -> list[bool]:
+    """Whose lines the patch keeps, by section: all but an added (or copied) data file's, which are counted."""
+    held: list[bool] = []
+    for entry in raw:
+        counted = entry.status in "AC" and classifier.kind(entry.path) in COUNTED_KINDS
+        held += [True, True] if entry.status == "T" else [not counted]
+    return held
+
+
+def _pair(raw: list[RawEntry], patched: list[Section], classifier: PathClassifier) -> tuple[ChangedFile, ...]:
     # A type change (file <-> symlink) is one raw entry but two patch sections: a deletion, then an
     # addition. Every other entry is one section.
     expected = sum(2 if entry.status == "T" else 1 for entry in raw)
@@ -146,6 +162,13 @@ def _pair(raw: list[RawEntry], patch: bytes, classifier: PathClassifier) -> tupl
                 new_mode=None if entry.new_mode == "000000" else entry.new_mode,
                 similarity=entry.score if status in (FileStatus.RENAMED, FileStatus.COPIED) else None,
                 hunks=tuple(hunk for part in parts for hunk in part.hunks),
+                counted=None
+                if all(part.held for part in parts)
+                else CountedLines(
+                    added=sum(part.added for part in parts),
+                    removed=sum(part.removed for part in parts),
+                    blob=entry.new_blob,
+                ),
             )
         )
     return tuple(files)

@@ -35,7 +35,7 @@ _BLOCK = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/")  # one /* … */ on one l
 
 def code_unchanged(changed: ChangedFile) -> bool:
     """Whether the file's change leaves its code as it was: comments and blank lines only."""
-    if changed.binary or not changed.hunks:
+    if changed.binary or not changed.hunks or changed.counted is not None:  # counted: its lines unread
         return False
     return all(same_code(changed.path, hunk.removed, hunk.added) for hunk in changed.hunks)
 

@@ -19,13 +19,14 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import EvidenceGateError, GitError, UnsafeRepository, UsageError
-from evidence_gate.patch import RawEntry, parse_raw
+from evidence_gate.patch import Held, RawEntry, Section, read_diff
 from evidence_gate.workspace import Refused, open_regular
 
 WORKTREE = "worktree"
@@ -39,6 +40,7 @@ _DIFF_OPTIONS = (
     "--dst-prefix=b/",
     "--find-renames",
     "--find-copies",
+    "--no-abbrev",  # whole blob ids: a counted file is named by its blob
 )
 # Command-line configuration wins over every config file, the repository's included.
 _HARDENING = ("-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
@@ -79,9 +81,8 @@ class Git:
             raise GitError(f"{path}: not a git repository ({_first_line(result.stderr)})")
         self.top = Path(os.fsdecode(result.stdout.rstrip(b"\n")))
 
-    def _run(
-        self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None, stdin: bytes | None = None
-    ) -> subprocess.CompletedProcess[bytes]:
+    def _command(self, args: list[str], env: dict[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
+        """The command line and environment of one run of git, hardened."""
         full_env = {
             **self._environ,
             "LC_ALL": "C",
@@ -93,9 +94,15 @@ class Git:
         full_env.pop("GIT_WORK_TREE", None)
         full_env.pop("GIT_INDEX_FILE", None)
         full_env.update(env or {})
+        return ["git", *_HARDENING, *_CONFIG, "-C", os.fsdecode(self.top), *args], full_env
+
+    def _run(
+        self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None, stdin: bytes | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
+        command, full_env = self._command(args, env)
         try:
             result = subprocess.run(
-                ["git", *_HARDENING, *_CONFIG, "-C", os.fsdecode(self.top), *args],
+                command,
                 cwd=self.top,
                 capture_output=True,
                 env=full_env,
@@ -107,6 +114,28 @@ class Git:
         if check and result.returncode != 0:
             raise GitError(f"git {args[0]} failed: {_first_line(result.stderr)}")
         return result
+
+    @contextlib.contextmanager
+    def _stream(self, args: list[str]) -> Iterator[IO[bytes]]:
+        """git's output as it writes it, for a reader that keeps less than all of it; git is stopped
+        if the reader gives up, and a failure is a GitError once the output is read."""
+        command, full_env = self._command(args)
+        with tempfile.TemporaryFile() as errors:
+            try:
+                process = subprocess.Popen(command, cwd=self.top, env=full_env, stdout=subprocess.PIPE, stderr=errors)
+            except OSError as error:
+                raise GitError(f"cannot run git ({error})") from error
+            assert process.stdout is not None  # noqa: S101 -- stdout=PIPE gives one; mypy cannot tell
+            with process:
+                try:
+                    yield process.stdout
+                except BaseException:
+                    process.kill()
+                    raise
+                process.stdout.read()  # what the reader left: git must finish writing to exit
+            if process.returncode != 0:
+                errors.seek(0)
+                raise GitError(f"git {args[0]} failed: {_first_line(errors.read())}")
 
     def config_entries(self) -> tuple[ConfigEntry, ...]:
         """Every setting git applies in this checkout, each with its scope and file: the system's,
@@ -318,10 +347,12 @@ class Git:
         text = result.stdout.decode().strip()
         return float(text) if result.returncode == 0 and text.isdigit() else None
 
-    def diff(self, old: str, new: str) -> tuple[list[RawEntry], bytes]:
-        """The change from `old` to `new` in one run of git: its raw entries (exact names) and its patch."""
-        output = self._run(["diff", "--raw", "-z", "--patch", *_DIFF_OPTIONS, old, new, "--"]).stdout
-        return parse_raw(output)
+    def diff(self, old: str, new: str, held: Callable[[list[RawEntry]], Held]) -> tuple[list[RawEntry], list[Section]]:
+        """The change from `old` to `new` in one run of git: its raw entries (exact names) and its
+        patch's sections, read as git writes them; `held` says, from the entries, whose lines to
+        keep (the rest are counted)."""
+        with self._stream(["diff", "--raw", "-z", "--patch", *_DIFF_OPTIONS, old, new, "--"]) as output:
+            return read_diff(output, held)
 
     @contextlib.contextmanager
     def worktree(self, commit: str) -> Iterator[Path]:

@@ -93,6 +93,17 @@ class InlineTests:
 
 
 @dataclass(frozen=True, kw_only=True)
+class CountedLines:
+    """The changed lines of a file that are counted, not held: an added data file (a fixture, a
+    recorded output, a new snapshot), which no check reads line by line. Its hunks keep their
+    headers without their lines; its blob (git's id of the new content) names every line."""
+
+    added: int
+    removed: int
+    blob: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class ChangedFile:
     """One changed path. A source file whose changed lines lie in the tests it holds itself
     (`inline_tests`) is a test file when all of them do, and production code that changed its
@@ -108,6 +119,15 @@ class ChangedFile:
     similarity: int | None
     hunks: tuple[Hunk, ...] = ()
     inline_tests: InlineTests | None = None  # None: no changed line in tests the file holds (or unknown)
+    counted: CountedLines | None = None  # None: every changed line is in `hunks`
+
+    @property
+    def added_count(self) -> int:
+        return self.counted.added if self.counted else sum(len(hunk.added) for hunk in self.hunks)
+
+    @property
+    def removed_count(self) -> int:
+        return self.counted.removed if self.counted else sum(len(hunk.removed) for hunk in self.hunks)
 
     @property
     def added_lines(self) -> tuple[ChangedLine, ...]:

@@ -27,7 +27,17 @@ from .inputs import HUGE_NUMBERS, garbage, mutated
 pytestmark = pytest.mark.fuzz
 
 # The options git.py gives `git diff`: the output read here is the output git writes there.
-DIFF = ("diff", "--raw", "-z", "--patch", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative")
+DIFF = (
+    "diff",
+    "--raw",
+    "-z",
+    "--patch",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-relative",
+    "--no-abbrev",
+)
 DIFF_NAMES = ("--src-prefix=a/", "--dst-prefix=b/", "--find-renames", "--find-copies")
 BASE: dict[str, str | bytes] = {
     "src/cart.py": "class Cart:\n    def total(self):\n        return 0\n"

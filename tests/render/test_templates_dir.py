@@ -4,6 +4,7 @@ that says the fix, never a lost comment or a leak."""
 from __future__ import annotations
 
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from evidence_gate.render import (
     render_check_run,
     render_comment,
     render_job_summary,
+    render_report,
 )
 from tests.render.checks import check_structure
 from tests.render.ledgers import hostile_ledger, ledger
@@ -123,3 +125,96 @@ def test_an_operator_within_the_bound_still_works(tmp_path: Path) -> None:
     text = "{{ comment_marker }}\n{{ '-' * 3 }}{{ ([1] + [2]) | length }}{{ 2 ** 10 }}{{ '%3s' % 'x' }}"
     directory = templates(tmp_path, comment__md__j2=text)
     assert render_comment(ledger(), directory).splitlines()[-1] == "---21024  x"
+
+
+# Each makes a value or a text of a gigabyte or more by a route the operators' check does not see:
+# a method, a filter, `~`, the rendered text, or a loop of steps each within the operators' bound.
+HUGE = [
+    "{{ 'x'.ljust(10 ** 9) | length }}",
+    "{{ 'x'.center(10 ** 9) | length }}",
+    "{{ 'x'.zfill(10 ** 9) | length }}",
+    "{{ ('\t' * 999999).expandtabs(1000) | length }}",
+    "{{ ('x' * 999999).replace('', 'y' * 1000) | length }}",
+    "{{ ('y' * 999999).join('x' * 1000) | length }}",
+    "{{ '{:>1000000000}'.format(1) | length }}",
+    "{{ '{:.1000000000f}'.format(1.5) | length }}",
+    "{{ '{0:{1}}'.format('x', 10 ** 9) | length }}",
+    "{{ 'x' | center(10 ** 9) | length }}",
+    "{{ ('x\n' * 500000) | indent(1000) | length }}",
+    "{{ ('x ' * 500000) | wordwrap(1, true, 'y' * 1000) | length }}",
+    "{{ ('x' * 999999) | list | join('y' * 1000) | length }}",
+    "{{ range(100000) | map('string') | join('y' * 100000) | length }}",
+    "{{ ('x' * 999999) | replace('', 'y' * 1000) | length }}",
+    "{{ '%1000000000s' | format(1) | length }}",
+    "{{ ('%s' * 1000) | format(*(['x' * 999999] * 1000)) | length }}",
+    "{{ (('%s' * 1000) % (('x' * 999999,) * 1000)) | length }}",
+    "{{ [1] | batch(10 ** 9, 'x') | list | length }}",
+    "{{ (['x' * 999999] * 1000) | join | length }}",
+    "{{ (['x' * 999999] * 1000) | tojson | length }}",
+    "{{ (['x' * 999999] * 1000) | string | length }}",
+    "{{ ((['x' * 999999] * 1000) ~ '') | length }}",
+    "{{ range(1000) | list | tojson(indent=10 ** 6) | length }}",
+    "{% set ns = namespace(items=['x' * 999999] * 1000) %}{{ (ns | string) | length }}",
+    "{{ lipsum(10 ** 6) | length }}",
+    "{{ (1).to_bytes(10 ** 9, 'big') | length }}",
+    "{% set ns = namespace(s='x' * 999999) %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}"
+    "{{ ns.s | length }}",
+    "{% set ns = namespace(s='x' * 999999) %}{% for i in range(40) %}{% set ns.s = ns.s | center(ns.s | length * 2) %}"
+    "{% endfor %}{{ ns.s | length }}",
+    "{% set ns = namespace(s='x' * 999999) %}{% for i in range(40) %}{% set t %}{{ ns.s }}{{ ns.s }}{% endset %}"
+    "{% set ns.s = t %}{% endfor %}{{ ns.s | length }}",
+    "{% for i in range(100000) %}{{ 'x' * 999999 }}{% endfor %}",
+    "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% else %}{{ 'x' * 999999 }}{% endif %}{% endmacro %}"
+    "{{ m(30) }}",
+    "{% set l = [] %}{% for i in range(100000) %}{% set _ = l.append(('x' * 999999) ~ i) %}{% endfor %}"
+    "{{ l | length }}",
+    "{% set l = ['x'] %}{% for i in range(40) %}{% set _ = l.extend(l) %}{% endfor %}{{ l | length }}",
+    "{% set l = range(100000) | list %}{% set k = [] %}{% for i in range(100000) %}{% set _ = k.append(l[:]) %}"
+    "{% endfor %}{{ k | length }}",
+]
+
+
+@pytest.mark.parametrize("body", HUGE)
+def test_a_template_that_would_make_a_huge_value_is_refused_in_bounded_memory(tmp_path: Path, body: str) -> None:
+    """A template's every way of making a value is paid for out of its rendering's budget (a few
+    million characters for a small ledger): refused as a one-line error, far below 256 MB."""
+    directory = templates(tmp_path, comment__md__j2="{{ comment_marker }}\n" + body)
+    tracemalloc.start()
+    try:
+        with pytest.raises(TemplateError, match=r"^comment.md.j2: ") as raised:
+            render_comment(ledger(), directory)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024 * 1024, f"{peak:,} bytes to refuse {body}"
+    assert "\n" not in str(raised.value)
+    assert "SecurityError" in repr(raised.value.__cause__) or "lipsum" in str(raised.value)
+
+
+def test_what_a_template_may_make_grows_with_its_context(tmp_path: Path) -> None:
+    """The budget grows with the ledger: a report of a message of five million characters still
+    escapes, truncates, replaces in, formats and doubles it, each past what a small ledger's
+    rendering may make."""
+    directory = templates(
+        tmp_path,
+        report__md__j2="{% for test in failed_tests %}{% if test.message %}{{ test.message | md | length }}"
+        " {{ test.message | truncate(300) | md | length }} {{ test.message.replace('a', 'bb') | length }}"
+        " {{ '%s: %s' | format(test.name, test.message) | length }} {{ (test.message ~ test.message) | length }}\n"
+        "{% endif %}{% endfor %}",
+    )
+    subject = ledger()
+    message = "a" * 5_000_000
+    subject = replace(subject, failed_tests=(replace(subject.failed_tests[0], message=message),))
+    assert render_report(subject, directory) == "5000000 300 10000000 5000027 10000000\n"
+
+
+def test_a_format_whose_text_holds_a_long_number_still_renders(tmp_path: Path) -> None:
+    """Only a conversion's width and precision count, not every number of the text around them."""
+    text = (
+        "{{ comment_marker }}\n{{ '%s in 20261207' % 'x' }} {{ '{} in 20261207'.format('y') }}"
+        " {{ 'Build 20261207: %s' | format('z') }} {{ '%3s|%-4d|%.2f' % ('a', 1, 2.5) }}"
+        " {{ '{0:>5}|{0:.1f}'.format(1.25) }}"
+    )
+    directory = templates(tmp_path, comment__md__j2=text)
+    last = render_comment(ledger(), directory).splitlines()[-1]
+    assert last == "x in 20261207 y in 20261207 Build 20261207: z   a|1   |2.50  1.25|1.2"

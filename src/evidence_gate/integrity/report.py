@@ -74,10 +74,13 @@ class Summary:
 
 
 def fingerprint(change: Change) -> str:
-    """16 hex digits of SHA-256 over the base, the head and every path, status and changed line."""
+    """16 hex digits of SHA-256 over the base, the head and every path, status and changed line (a
+    counted file's by its blob)."""
     digest = hashlib.sha256(f"{change.base}\0{change.head}\0{change.merge_base}".encode())
     for changed in change.files:
         digest.update(f"\0{changed.path}\0{changed.old_path}\0{changed.status}".encode("utf-8", "surrogateescape"))
+        if changed.counted is not None:  # its lines, not held, by the blob that holds them
+            digest.update(f"\n+{changed.counted.added}-{changed.counted.removed}:{changed.counted.blob}".encode())
         for hunk in changed.hunks:
             for sign, lines in (("-", hunk.removed), ("+", hunk.added)):
                 for line in lines:

@@ -6,6 +6,7 @@ module per defence:
 
 - `escaping`: the `md`, `html` and `fence` filters, and the wrapper that forces a template to use one.
 - `environment`: the sandboxed Jinja2 environment, with a user's templates-dir over ours, and its errors.
+- `bounds`: what a template may make: one budget per rendering that every value it makes is paid from.
 - `context`: every number, label, verdict word and marker, computed so templates hold presentation
   only; the template context is documented there.
 - `fitting`: GitHub's size limits, held by dropping detail in a planned order, never by cutting text.

@@ -6,18 +6,36 @@ an untrusted value that skipped them. Every way a template can fail becomes a `T
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterable, Sized
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.exceptions import SecurityError
-from jinja2.runtime import Context
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context, Macro, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment
 
 from evidence_gate.errors import EvidenceGateError
+from evidence_gate.render.bounds import (
+    POINTER,
+    RENDER_BASE,
+    RENDER_PER_CONTEXT,
+    RenderBudget,
+    check_operation,
+    deep_size,
+    estimate,
+    estimate_pointers,
+    materialize,
+    own_size,
+)
 from evidence_gate.render.escaping import _Untrusted, code_block, escape_html, escape_markdown, mermaid_label
 from evidence_gate.workspace import Refused, open_regular
 
@@ -25,11 +43,6 @@ from evidence_gate.workspace import Refused, open_regular
 TEMPLATE_FOLDERS = ("", "gates")
 TEMPLATE_NAME = re.compile(r"(?:gates/)?[A-Za-z0-9][A-Za-z0-9_.-]*\.j2")
 _MAX_TEMPLATE_BYTES = 1024 * 1024
-# What one operator of a template may make: a string or list of at most this many characters or
-# items (a comment is at most 65,536 characters), an integer of at most this many bits.
-MAX_OPERATION_ITEMS = 1_000_000
-MAX_OPERATION_BITS = 64 * 1024
-_FORMAT_WIDTH = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|[0-9]+)?(?:\.(\*|[0-9]+))?")
 
 
 class TemplateError(EvidenceGateError):
@@ -100,61 +113,156 @@ def _finalize(value: object) -> object:
     return value
 
 
-class _BoundedSandbox(SandboxedEnvironment):
-    """The sandbox, with the operators that make a value larger than their operands checked first:
-    `{{ 'x' * 10**9 }}` allocated a gigabyte before anything could refuse it."""
+class _BoundedCodeGenerator(CodeGenerator):
+    """Jinja's compiler, with `a ~ b` and `a[i:j]` made by the environment, which pays for them
+    (Jinja writes both as Python's own)."""
+
+    @optimizeconst
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        if not isinstance(node.arg, nodes.Slice):
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.getitem(")
+        self.visit(node.node, frame)
+        self.write(", slice(")
+        for part in (node.arg.start, node.arg.stop, node.arg.step):
+            if part is None:
+                self.write("None")
+            else:
+                self.visit(part, frame)
+            self.write(", ")
+        self.write("))")
+
+    @optimizeconst
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.join_operands(context.eval_ctx, (")
+        for operand in node.nodes:
+            self.visit(operand, frame)
+            self.write(", ")
+        self.write("))")
+
+
+class BoundedSandbox(SandboxedEnvironment):
+    """The sandbox, with everything a template makes paid for out of its rendering's budget
+    (`bounds`): operators, `~`, filters, calls, slices and the rendered text. `{{ 'x' * 10**9 }}`
+    allocated a gigabyte before anything could refuse it, and `'x'.ljust(10**9)`, a filter or a
+    loop of doublings did too."""
 
     intercepted_binops = frozenset({"*", "+", "**", "%"})
+    code_generator_class = _BoundedCodeGenerator
 
-    def call_binop(self, context: Context, operator: str, left: object, right: object) -> object:
-        _check_operation(operator, left, right)
-        return super().call_binop(context, operator, left, right)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.budget = RenderBudget(RENDER_BASE)
+        # lipsum(n) writes n paragraphs of a hundred words: nothing a comment needs, and n multiplied.
+        del self.globals["lipsum"]
+
+    def begin(self, context: dict[str, object]) -> None:
+        """A new rendering of `context`: a budget of its own, sized by what the context holds."""
+        self.budget = RenderBudget(RENDER_BASE + RENDER_PER_CONTEXT * deep_size(context, limit=sys.maxsize))
+
+    def bound_filters(self) -> None:
+        """Every filter, ours and Jinja's, judged and paid for as a call is."""
+        self.filters = {name: self._bounded(name, function) for name, function in self.filters.items()}
+
+    def _bounded(self, name: str, function: Callable[..., object]) -> Callable[..., object]:
+        @functools.wraps(function)  # keeps Jinja's mark of a filter that takes the context first
+        def bounded(*args: object, **kwargs: object) -> object:
+            return self._make(name, None, function, args, kwargs)
+
+        return bounded
+
+    def _make(
+        self,
+        name: str,
+        owner: object,
+        function: Callable[..., object],
+        args: tuple[object, ...],
+        kwargs: dict[str, object],
+    ) -> object:
+        """A call that makes text from text (a filter, a string's method): estimated from its inputs
+        before it runs, its iterators listed first so they can be measured; what it made charged."""
+        what = f"`{name}`"
+        args = tuple(materialize(value, self.budget, what) for value in args)
+        kwargs = {key: materialize(value, self.budget, what) for key, value in kwargs.items()}
+        inputs = [value for value in (owner, *args, *kwargs.values()) if not isinstance(value, _MACHINERY)]
+        self.budget.allow(estimate(name, inputs, self.budget.left + 1), what)
+        made = function(*args, **kwargs)
+        self.budget.charge(own_size(made), what)
+        return made
+
+    # Jinja's own signature: its double-underscored names cannot clash with a keyword argument.
+    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(__obj, Macro):
+            return super().call(__context, __obj, *args, **kwargs)  # what it renders is paid for as rendered text
+        method = getattr(__obj, "__wrapped__", __obj)  # the sandbox's str.format wraps the method
+        owner = getattr(method, "__self__", None)
+        name = getattr(method, "__name__", "")
+        if isinstance(owner, str | bytes | bytearray):
+
+            def run(*args: object, **kwargs: object) -> object:
+                return SandboxedEnvironment.call(__self, __context, __obj, *args, **kwargs)
+
+            return __self._make(name, owner, run, args, kwargs)
+        what = f"`{name or type(__obj).__name__}`"
+        if owner is not None:  # a method; the globals (range, dict, namespace, cycler, joiner) repeat nothing
+            __self.budget.allow(estimate_pointers([owner, *args, *kwargs.values()]), what)
+        before = len(owner) if isinstance(owner, Sized) else 0
+        made = super().call(__context, __obj, *args, **kwargs)
+        grown = len(owner) - before if isinstance(owner, Sized) else 0  # a list's append or extend
+        __self.budget.charge(own_size(made) + POINTER * max(grown, 0), what)
+        return made
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        check_operation(operator, left, right)
+        if operator == "%" and isinstance(left, str):
+            self.budget.allow(estimate("format", [left, right], self.budget.left + 1), "`%`")
+        made = super().call_binop(context, operator, left, right)
+        self.budget.charge(own_size(made), f"`{operator}`")
+        return made
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        found = super().getitem(obj, argument)
+        if isinstance(argument, slice):  # a slice is a copy
+            self.budget.charge(own_size(found), "a slice")
+        return found
+
+    def join_operands(self, eval_ctx: EvalContext, operands: tuple[object, ...]) -> str:
+        """`a ~ b ~ c`: each printed and joined, measured before."""
+        self.budget.allow(sum(deep_size(operand, self.budget.left + 1) for operand in operands), "`~`")
+        joined = markup_join(operands) if eval_ctx.autoescape else str_join(operands)
+        self.budget.charge(len(joined), "`~`")
+        return joined
+
+    def concat(self, pieces: Iterable[str]) -> str:  # Jinja's is "".join, a class attribute
+        """The rendered text, of the template and of each `{% set %}` block, macro and filter block:
+        joined once what has been rendered so far fits what the rendering has left."""
+        kept: list[str] = []
+        size = 0
+        for piece in pieces:
+            size += len(piece)
+            if size > self.budget.left:
+                raise SecurityError(
+                    f"the rendered text is past the {self.budget.left:,} characters this rendering has left"
+                    f" of {self.budget.allowance:,}"
+                )
+            kept.append(piece)
+        self.budget.charge(size, "the rendered text")
+        return "".join(kept)
 
 
-_SIZED = (str, bytes, list, tuple)
+# What Jinja passes a filter before its value (`pass_context` and the like), measured as nothing.
+_MACHINERY = (Context, EvalContext, jinja2.Environment)
 
 
-def _check_operation(operator: str, left: object, right: object) -> None:
-    """Refuse an operation whose result would be past `MAX_OPERATION_ITEMS` or `MAX_OPERATION_BITS`,
-    judged from its operands, before it runs."""
-    items = bits = 0
-    if operator == "*":
-        if isinstance(left, _SIZED) and isinstance(right, int):
-            items = len(left) * right
-        elif isinstance(right, _SIZED) and isinstance(left, int):
-            items = len(right) * left
-        elif isinstance(left, int) and isinstance(right, int):
-            bits = left.bit_length() + right.bit_length()
-    elif operator == "+":
-        if isinstance(left, _SIZED) and isinstance(right, _SIZED):
-            items = len(left) + len(right)
-    elif operator == "**":
-        if isinstance(left, int) and isinstance(right, int) and right > 0:
-            bits = abs(left).bit_length() * right
-    elif operator == "%" and isinstance(left, str):
-        arguments = right if isinstance(right, tuple) else (right,)
-        starred = max((abs(value) for value in arguments if isinstance(value, int)), default=0)
-        widths = [
-            int(part) if part != "*" else starred
-            for found in _FORMAT_WIDTH.finditer(left)
-            for part in found.groups()
-            if part
-        ]
-        items = len(left) + sum(widths)
-    if items > MAX_OPERATION_ITEMS:
-        raise SecurityError(f"`{operator}` would make a value of {items:,} items, past {MAX_OPERATION_ITEMS:,}")
-    if bits > MAX_OPERATION_BITS:
-        raise SecurityError(f"`{operator}` would make a number of about {bits:,} bits, past {MAX_OPERATION_BITS:,}")
-
-
-def _environment(templates_dir: Path | None) -> SandboxedEnvironment:
+def _environment(templates_dir: Path | None) -> BoundedSandbox:
     package = jinja2.FunctionLoader(_package_template)
     if templates_dir is not None and not templates_dir.is_dir():
         raise TemplateError(
             f"{templates_dir}: templates-dir is not a directory; point it at the folder of your templates"
         )
     loader = package if templates_dir is None else jinja2.ChoiceLoader([_DirectoryLoader(templates_dir), package])
-    environment = _BoundedSandbox(
+    environment = BoundedSandbox(
         loader=loader,
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # the outputs are Markdown: escaping is explicit, through the md/html/fence/mermaid filters
@@ -163,10 +271,12 @@ def _environment(templates_dir: Path | None) -> SandboxedEnvironment:
         finalize=_finalize,
     )
     environment.filters.update(md=escape_markdown, html=escape_html, fence=code_block, mermaid=mermaid_label)
+    environment.bound_filters()
     return environment
 
 
-def _render(environment: SandboxedEnvironment, name: str, context: dict[str, object]) -> str:
+def _render(environment: BoundedSandbox, name: str, context: dict[str, object]) -> str:
+    environment.begin(context)
     try:
         return environment.get_template(name).render(context)
     except _UnescapedText as error:

@@ -9,14 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from jinja2.sandbox import SandboxedEnvironment
-
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.ledger import Annotation, GateVerdict, Ledger
 from evidence_gate.render.attention import Links
 from evidence_gate.render.context import _cap, _context, _Sizes, _Unit
 from evidence_gate.render.coverage_view import COVERAGE
-from evidence_gate.render.environment import _render
+from evidence_gate.render.environment import BoundedSandbox, _render
 
 COMMENT_LIMIT = 65_536  # characters: an issue or pull-request comment body
 CHECK_RUN_LIMIT = 65_535  # bytes (UTF-8): a check run's output summary, and its output text, each
@@ -78,7 +76,7 @@ def _drop_order(ledger: Ledger, sizes: _Sizes) -> list[_Unit]:
 
 
 def _fit(
-    environment: SandboxedEnvironment,
+    environment: BoundedSandbox,
     name: str,
     ledger: Ledger,
     sizes: _Sizes,

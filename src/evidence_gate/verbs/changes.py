@@ -54,8 +54,7 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         return EXIT_OK
     out.write(f"{change.merge_base[:12]}..{change.head[:12]}: {len(change.files)} files changed\n")
     for changed in change.files:
-        added = sum(len(hunk.added) for hunk in changed.hunks)
-        removed = sum(len(hunk.removed) for hunk in changed.hunks)
+        added, removed = changed.added_count, changed.removed_count
         origin = f" (from {printable(changed.old_path)})" if changed.old_path else ""
         counts = "binary" if changed.binary else f"+{added} -{removed}"
         tests = " (its own tests changed too)" if changed.inline_tests and changed.kind is not FileKind.TEST else ""
