@@ -17,7 +17,7 @@ from evidence_gate.coverage.measure import changed_production_lines
 from evidence_gate.errors import GitError, UsageError
 from evidence_gate.git import Git
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
-from evidence_gate.patch import parse_patch, parse_raw
+from evidence_gate.patch import COUNTED_LINES_HELD, parse_patch, parse_raw
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 
@@ -537,12 +537,14 @@ def test_an_added_data_file_is_counted_not_held(tmp_path: Path) -> None:
 
 def test_a_counted_file_reads_the_same_in_the_changes_verb(repo: Repo, cli: Callable[..., CliResult]) -> None:
     """`evidence-gate changes` counts an added data file's lines as it counts any other file's; a
-    data file it changes, and an added test file, keep their lines."""
+    data file it changes, a small added one (a fixture module: a suppression in it is seen), and an
+    added test file keep their lines."""
     base = repo.commit("base", {"pyproject.toml": "[project]\nname = 'shop'\n", "tests/old.csv": "a\nb\n"})
     repo.commit(
         "head",
         {
-            "tests/cases.csv": "".join(f"{n}\n" for n in range(5_000)),
+            "tests/cases.csv": "".join(f"{n}\n" for n in range(COUNTED_LINES_HELD + 1)),
+            "testdata/shapes.py": "SHAPES = eval('[]')  # noqa\n",
             "tests/old.csv": "a\nc\n",
             "tests/test_cases.py": "def test_cases():\n    assert True\n",
         },
@@ -550,7 +552,8 @@ def test_a_counted_file_reads_the_same_in_the_changes_verb(repo: Repo, cli: Call
     text = cli("changes", "--repo", repo.path, "--base", base)
     assert text.code == 0, text.err
     assert text.out.splitlines()[1:] == [
-        "  added       test-data   +5000 -0    tests/cases.csv",
+        "  added       test-data   +1 -0       testdata/shapes.py",
+        f"  added       test-data   +{COUNTED_LINES_HELD + 1} -0   tests/cases.csv",
         "  modified    test-data   +1 -1       tests/old.csv",
         "  added       test        +2 -0       tests/test_cases.py",
     ]
@@ -560,3 +563,4 @@ def test_a_counted_file_reads_the_same_in_the_changes_verb(repo: Repo, cli: Call
         "c"
     ]
     assert files["tests/test_cases.py"].counted is None and len(files["tests/test_cases.py"].added_lines) == 2
+    assert files["testdata/shapes.py"].counted is None and len(files["testdata/shapes.py"].added_lines) == 1

@@ -60,6 +60,10 @@ class Section:
 # Sections whose lines are held, by position; a section past the end is held.
 Held = Sequence[bool]
 _CHUNK = 1024 * 1024
+# Of the sections only counted, hunks are held still while their lines fit in this many per change:
+# a small fixture module or snapshot is read like any file (a suppression or a skip in it is seen),
+# a CSV of millions of lines is counted.
+COUNTED_LINES_HELD = 20_000
 
 
 def read_diff(output: IO[bytes], held: Callable[[list[RawEntry]], Held]) -> tuple[list[RawEntry], list[Section]]:
@@ -109,6 +113,7 @@ def _entries(stream: _Stream) -> list[RawEntry]:
 
 def _sections(lines: _Lines, held: Held) -> list[Section]:
     sections: list[Section] = []
+    spare = COUNTED_LINES_HELD  # lines of counted sections still to hold
     while (line := lines.peek()) is not None:
         if not line.startswith(_FILE):
             raise _unparsed(lines.number + 1, "a `diff --git` line was expected")
@@ -120,12 +125,24 @@ def _sections(lines: _Lines, held: Held) -> list[Section]:
             lines.take()
         hunks: list[Hunk] = []
         added = removed = 0
+        all_held = True
         while (line := lines.peek()) is not None and line.startswith("@@ "):
-            hunk, plus, minus = _hunk(lines, keep)
+            size = _size(line)
+            hold = keep or size <= spare
+            spare -= 0 if keep or not hold else size
+            hunk, plus, minus = _hunk(lines, hold)
             hunks.append(hunk)
-            added, removed = added + plus, removed + minus
-        sections.append(Section(binary=binary, hunks=tuple(hunks), added=added, removed=removed, held=keep))
+            added, removed, all_held = added + plus, removed + minus, all_held and hold
+        sections.append(Section(binary=binary, hunks=tuple(hunks), added=added, removed=removed, held=all_held))
     return sections
+
+
+def _size(header: str) -> int:
+    """How many lines a hunk's header says it holds (a header that is not one: none; `_hunk` says so)."""
+    found = _HUNK.fullmatch(header)
+    if found is None:
+        return 0
+    return sum(1 if count is None else int(count) for count in (found.group(2), found.group(4)))
 
 
 def _hunk(lines: _Lines, keep: bool) -> tuple[Hunk, int, int]:
