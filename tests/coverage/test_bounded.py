@@ -160,6 +160,80 @@ def _coveragepy(path: Path, lines: int) -> Path:
     return path
 
 
+def test_a_coveragepy_json_report_is_streamed_keeping_the_changed_lines(tmp_path: Path) -> None:
+    """Four times the lines, the same memory; the contexts of every line are still known, for a
+    line run on import."""
+    changed = (11, 400)
+    small, large = _coveragepy(tmp_path / "small.json", 20_000), _coveragepy(tmp_path / "large.json", 80_000)
+
+    def first(path: Path) -> list[FileHits]:
+        wanted = Sieve(changed=changed)
+        events = reader("coveragepy-json").read(path, lambda name: wanted if name == "shop/cart.py" else None)
+        return [event for event in events if isinstance(event, FileHits)]
+
+    ratio = peak_bytes(lambda: first(large)) / peak_bytes(lambda: first(small))
+    assert ratio < 1.5, f"four times the lines cost {ratio:.1f} times the memory"
+    cart, other = first(large)
+    assert (other.name, other.hits) == ("shop/other.py", {})
+    assert cart.hits == {10: 0, 11: 1, 399: 1, 400: 0, 80_000: 0}
+    assert cart.contexts == {
+        11: frozenset({"tests/test_cart.py::test_11|run"}),
+        399: frozenset({"tests/test_cart.py::test_49|run"}),
+    }
+    assert len(cart.all_contexts) == 25  # the odd lines ran, under 25 names
+
+
+# The changed file of `_many_files`' report, as coverage.py writes it.
+CART_EXECUTED, CART_MISSING = (1, 3, 5, 11), (2, 10)
+CART_CONTEXTS = {"1": [""], "3": ["t1"], "5": ["t2"], "11": ["t3"]}
+
+
+def _many_files(path: Path, files: int, lines: int) -> Path:
+    """A report of `files` files nobody changed, each of `lines` lines with their contexts, and
+    then the changed one."""
+    numbers = range(1, lines + 1)
+    cart = {"executed_lines": CART_EXECUTED, "missing_lines": CART_MISSING, "contexts": CART_CONTEXTS}
+    with path.open("w") as handle:
+        handle.write('{"meta": {"version": "7.6.1", "format": 3, "show_contexts": true}, "files": {')
+        for n in range(files):
+            entry = {
+                "executed_lines": [line for line in numbers if line % 2],
+                "summary": {"covered_lines": lines // 2},
+                "missing_lines": [line for line in numbers if not line % 2],
+                "excluded_lines": [],
+                "contexts": {
+                    str(line): [f"tests/test_mod{n}.py::test_{line % 40}|run"] for line in numbers if line % 2
+                },
+            }
+            handle.write(f'"pkg/mod{n}.py": {json.dumps(entry)}, ')
+        handle.write(f'"shop/cart.py": {json.dumps(cart)}}}, "totals": {{}}}}')
+    return path
+
+
+def test_a_35_mb_coveragepy_json_report_of_other_files_costs_a_few_mb(tmp_path: Path) -> None:
+    """The attack of issue 24: 35 MB of other files' lines peaked near 660 MB loaded whole (220 MiB
+    of it Python's objects). The changed file's lines are those of the whole document, through its
+    sieve."""
+    path = _many_files(tmp_path / "coverage.json", 1_260, 1_000)
+    assert path.stat().st_size > 35_000_000
+
+    def changed_file(changed: tuple[int, ...] | None) -> list[FileHits]:
+        wanted = Sieve(changed=changed)
+        events = reader("coveragepy-json").read(path, lambda name: wanted if name == "shop/cart.py" else None)
+        return [event for event in events if isinstance(event, FileHits) and event.hits]
+
+    found: list[FileHits] = []
+    peak = peak_bytes(lambda: found.extend(changed_file((3, 11))))
+    assert peak < 16 * 2**20, f"{peak:,} bytes held reading {path.stat().st_size:,}"
+    (sieved,) = found
+    assert sieved.hits == {2: 0, 3: 1, 10: 0, 11: 1}  # the changed lines, and each gap's last line
+    assert sieved.contexts == {3: frozenset({"t1"}), 11: frozenset({"t3"})}
+    assert sieved.all_contexts == {"", "t1", "t2", "t3"}
+    (whole,) = changed_file(None)
+    assert whole.hits == dict.fromkeys(CART_EXECUTED, 1) | dict.fromkeys(CART_MISSING, 0)
+    assert whole.contexts == {int(line): frozenset(names) for line, names in CART_CONTEXTS.items()}
+
+
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
@@ -170,7 +244,26 @@ def _coveragepy(path: Path, lines: int) -> Path:
         ),
         (b'{"meta": {"version": "7"}, "files": {"x.py": {"executed_lines": [1, [2]]}}}', "is not a line number"),
         (b'{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"1": [2]}}}}', "are not a list of names"),
-        (b'{"meta": {"version": "7"}, "files": {"x.py": ', "malformed JSON"),
+        (b'{"meta": {"version": "7"}, "files": {"x.py": ', "not valid JSON"),
+        (b'{"meta": {"version": "7"}, "totals": ' + b"[" * 100 + b"]" * 100 + b"}", "nested deeper than 64"),
+        (
+            b'{"meta": {"version": "7"}, "files": {"x.py": {"functions": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}}",
+            "nested deeper than 64",
+        ),
+        (
+            b'{"meta": {"version": "7"}, "files": {"x.py": {"executed_lines": [' + b"1" * 5_000 + b"]}}}",
+            "a number of more than 4,300 digits",
+        ),
+        (
+            # the number spans the reader's first two 256 KiB reads: ijson's C backend crashed here
+            b'{"meta": {"version": "7"}, "files": {"other.py": {"excluded_lines": "'
+            + b"x" * (256 * 1024 - 2_000)
+            + b'"}, "x.py": {"executed_lines": ['
+            + b"1" * 5_000
+            + b"]}}}",
+            "a number of more than 4,300 digits",
+        ),
+        (b'{"meta": {"version": "7"}, "files": {"x.py": {"executed_lines": [1e99999999999999999999]}}}', "exponent"),
     ],
 )
 def test_a_broken_coveragepy_json_report_is_unreadable_with_its_reason(
