@@ -6,17 +6,15 @@ digits) makes the report unreadable with that reason."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from evidence_gate.coverage.model import UnreadableReport
 from evidence_gate.summary.encoding import detect_encoding, is_wide, wide_name
 from evidence_gate.summary.json_stream import JsonEvents, Malformed, json_events, skip
-from evidence_gate.workspace import open_resolved, read_at_most
+from evidence_gate.workspace import open_resolved
 
 MAX_JSON_BYTES = 256 * 1024 * 1024
 _OPENS = {"start_map": "an object", "start_array": "a list"}
@@ -77,31 +75,32 @@ def numbers(events: JsonEvents, what: str) -> Iterator[int]:
         yield line_number(value, what)
 
 
-def line_number(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise UnreadableReport(f"{what} is not a line number: {str(value)[:40]!r}")
+def scalar(events: JsonEvents, event: str, value: object) -> object:
+    """A value whose first event was `event`: a scalar as it is, an object or list skipped and
+    named (so a check that wants a number says what it found)."""
+    if event in _OPENS:
+        skip(events)
+        return _OPENS[event]
     return value
 
 
-def load_object(path: Path) -> dict[str, Any]:
-    """The whole report, for the istanbul reader, which builds each file's statements."""
-    try:
-        with open_resolved(path) as handle:
-            raw = read_at_most(handle, MAX_JSON_BYTES + 1)
-    except OSError as error:
-        raise UnreadableReport(f"cannot read ({error.strerror or error})") from error
-    if len(raw) > MAX_JSON_BYTES:
-        raise UnreadableReport(f"a JSON report over {MAX_JSON_BYTES // 2**20} MiB; use the XML or LCOV form")
-    try:
-        loaded = json.loads(raw.decode(detect_encoding(raw[:4]), errors="replace"))
-    except (ValueError, RecursionError) as error:
-        raise UnreadableReport(f"malformed JSON ({str(error)[:200] or 'nested too deep'})") from None
-    if not isinstance(loaded, dict):
-        raise UnreadableReport("the JSON report is not an object")
-    return loaded
+def fields(events: JsonEvents, event: str, names: tuple[str, ...]) -> dict[str, object] | None:
+    """Of an object whose first event was `event`, the values of `names`, each as `scalar` gives
+    it; None when it is no object (which is then skipped)."""
+    if event != "start_map":
+        skip_value(events, event)
+        return None
+    found: dict[str, object] = {}
+    for name in entries(events):
+        event, value = next(events)
+        if name in names:
+            found[name] = scalar(events, event, value)
+        else:
+            skip_value(events, event)
+    return found
 
 
-def mapping(value: object, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise UnreadableReport(f"{what} is not an object")
+def line_number(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UnreadableReport(f"{what} is not a line number: {str(value)[:40]!r}")
     return value
