@@ -33,6 +33,7 @@ from evidence_gate.coverage.readers.json_report import (
     entries,
     expect_object,
     fields,
+    following,
     kind,
     line_number,
     scalar,
@@ -78,7 +79,7 @@ class _Entry:
         """The fields of the entry whose start was just read; istanbul 1's `data` object, when it
         comes before any `statementMap`, is read as the entry."""
         for field in entries(events):
-            event, value = next(events)
+            event, value = following(events)
             if field == "path":
                 if event != "string" or not value:
                     raise UnreadableReport(f"the entry of {self.key[:100]!r} has no path")
@@ -90,7 +91,9 @@ class _Entry:
             elif field == "s":
                 expect_object(event, f"`s` of {self._shown()!r}")
                 self.counts = (
-                    {} if self._skipped(events) else {key: scalar(events, *next(events)) for key in entries(events)}
+                    {}
+                    if self._skipped(events)
+                    else {key: scalar(events, *following(events)) for key in entries(events)}
                 )
             elif field == "data" and event == "start_map" and self.starts is None:
                 self.read(events)
@@ -151,7 +154,7 @@ class _Entry:
 def _parts(events: JsonEvents) -> Iterator[tuple[str, str]]:
     """A statement's `start` and `end`, each with the kind of its first event; anything else skipped."""
     for part in entries(events):
-        event, _ = next(events)
+        event, _ = following(events)
         if part in ("start", "end"):
             yield part, event
         else:

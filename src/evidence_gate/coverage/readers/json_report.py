@@ -40,9 +40,14 @@ def streamed(path: Path) -> Iterator[JsonEvents]:
         raise UnreadableReport(f"cannot read ({error.strerror or error})") from error
 
 
+def following(events: JsonEvents) -> tuple[str, object]:
+    """The next event: where a value must follow, yajl raises before the stream ends."""
+    return next(events, ("end", None))
+
+
 def kind(events: JsonEvents) -> str:
-    """The next event's kind: where a value must follow, yajl raises before the stream ends."""
-    return next(events, ("end", None))[0]
+    """The next event's kind."""
+    return following(events)[0]
 
 
 def entries(events: JsonEvents) -> Iterator[str]:
@@ -92,7 +97,7 @@ def fields(events: JsonEvents, event: str, names: tuple[str, ...]) -> dict[str, 
         return None
     found: dict[str, object] = {}
     for name in entries(events):
-        event, value = next(events)
+        event, value = following(events)
         if name in names:
             found[name] = scalar(events, event, value)
         else:
