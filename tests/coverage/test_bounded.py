@@ -16,7 +16,7 @@ import pytest
 
 from evidence_gate.coverage.collect import CoverageReport, collect
 from evidence_gate.coverage.measure import Attribution, measure
-from evidence_gate.coverage.model import FileHits, Sieve, UnreadableReport
+from evidence_gate.coverage.model import FileHits, Sieve, Statement, UnreadableReport
 from evidence_gate.coverage.paths import PathMapper
 from evidence_gate.coverage.readers import lcov
 from evidence_gate.coverage.registry import reader
@@ -175,6 +175,80 @@ def _coveragepy(path: Path, lines: int) -> Path:
     return path
 
 
+def test_a_coveragepy_json_report_is_streamed_keeping_the_changed_lines(tmp_path: Path) -> None:
+    """Four times the lines, the same memory; the contexts of every line are still known, for a
+    line run on import."""
+    changed = (11, 400)
+    small, large = _coveragepy(tmp_path / "small.json", 20_000), _coveragepy(tmp_path / "large.json", 80_000)
+
+    def first(path: Path) -> list[FileHits]:
+        wanted = Sieve(changed=changed)
+        events = reader("coveragepy-json").read(path, lambda name: wanted if name == "shop/cart.py" else None)
+        return [event for event in events if isinstance(event, FileHits)]
+
+    ratio = peak_bytes(lambda: first(large)) / peak_bytes(lambda: first(small))
+    assert ratio < 1.5, f"four times the lines cost {ratio:.1f} times the memory"
+    cart, other = first(large)
+    assert (other.name, other.hits) == ("shop/other.py", {})
+    assert cart.hits == {10: 0, 11: 1, 399: 1, 400: 0, 80_000: 0}
+    assert cart.contexts == {
+        11: frozenset({"tests/test_cart.py::test_11|run"}),
+        399: frozenset({"tests/test_cart.py::test_49|run"}),
+    }
+    assert len(cart.all_contexts) == 25  # the odd lines ran, under 25 names
+
+
+# The changed file of `_many_files`' report, as coverage.py writes it.
+CART_EXECUTED, CART_MISSING = (1, 3, 5, 11), (2, 10)
+CART_CONTEXTS = {"1": [""], "3": ["t1"], "5": ["t2"], "11": ["t3"]}
+
+
+def _many_files(path: Path, files: int, lines: int) -> Path:
+    """A report of `files` files nobody changed, each of `lines` lines with their contexts, and
+    then the changed one."""
+    numbers = range(1, lines + 1)
+    cart = {"executed_lines": CART_EXECUTED, "missing_lines": CART_MISSING, "contexts": CART_CONTEXTS}
+    with path.open("w") as handle:
+        handle.write('{"meta": {"version": "7.6.1", "format": 3, "show_contexts": true}, "files": {')
+        for n in range(files):
+            entry = {
+                "executed_lines": [line for line in numbers if line % 2],
+                "summary": {"covered_lines": lines // 2},
+                "missing_lines": [line for line in numbers if not line % 2],
+                "excluded_lines": [],
+                "contexts": {
+                    str(line): [f"tests/test_mod{n}.py::test_{line % 40}|run"] for line in numbers if line % 2
+                },
+            }
+            handle.write(f'"pkg/mod{n}.py": {json.dumps(entry)}, ')
+        handle.write(f'"shop/cart.py": {json.dumps(cart)}}}, "totals": {{}}}}')
+    return path
+
+
+def test_a_35_mb_coveragepy_json_report_of_other_files_costs_a_few_mb(tmp_path: Path) -> None:
+    """The attack of issue 24: 35 MB of other files' lines peaked near 660 MB loaded whole (220 MiB
+    of it Python's objects). The changed file's lines are those of the whole document, through its
+    sieve."""
+    path = _many_files(tmp_path / "coverage.json", 1_260, 1_000)
+    assert path.stat().st_size > 35_000_000
+
+    def changed_file(changed: tuple[int, ...] | None) -> list[FileHits]:
+        wanted = Sieve(changed=changed)
+        events = reader("coveragepy-json").read(path, lambda name: wanted if name == "shop/cart.py" else None)
+        return [event for event in events if isinstance(event, FileHits) and event.hits]
+
+    found: list[FileHits] = []
+    peak = peak_bytes(lambda: found.extend(changed_file((3, 11))))
+    assert peak < 16 * 2**20, f"{peak:,} bytes held reading {path.stat().st_size:,}"
+    (sieved,) = found
+    assert sieved.hits == {2: 0, 3: 1, 10: 0, 11: 1}  # the changed lines, and each gap's last line
+    assert sieved.contexts == {3: frozenset({"t1"}), 11: frozenset({"t3"})}
+    assert sieved.all_contexts == {"", "t1", "t2", "t3"}
+    (whole,) = changed_file(None)
+    assert whole.hits == dict.fromkeys(CART_EXECUTED, 1) | dict.fromkeys(CART_MISSING, 0)
+    assert whole.contexts == {int(line): frozenset(names) for line, names in CART_CONTEXTS.items()}
+
+
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
@@ -185,7 +259,26 @@ def _coveragepy(path: Path, lines: int) -> Path:
         ),
         (b'{"meta": {"version": "7"}, "files": {"x.py": {"executed_lines": [1, [2]]}}}', "is not a line number"),
         (b'{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"1": [2]}}}}', "are not a list of names"),
-        (b'{"meta": {"version": "7"}, "files": {"x.py": ', "malformed JSON"),
+        (b'{"meta": {"version": "7"}, "files": {"x.py": ', "not valid JSON"),
+        (b'{"meta": {"version": "7"}, "totals": ' + b"[" * 100 + b"]" * 100 + b"}", "nested deeper than 64"),
+        (
+            b'{"meta": {"version": "7"}, "files": {"x.py": {"functions": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}}",
+            "nested deeper than 64",
+        ),
+        (
+            b'{"meta": {"version": "7"}, "files": {"x.py": {"executed_lines": [' + b"1" * 5_000 + b"]}}}",
+            "a number of more than 4,300 digits",
+        ),
+        (
+            # the number spans the reader's first two 256 KiB reads: ijson's C backend crashed here
+            b'{"meta": {"version": "7"}, "files": {"other.py": {"excluded_lines": "'
+            + b"x" * (256 * 1024 - 2_000)
+            + b'"}, "x.py": {"executed_lines": ['
+            + b"1" * 5_000
+            + b"]}}}",
+            "a number of more than 4,300 digits",
+        ),
+        (b'{"meta": {"version": "7"}, "files": {"x.py": {"executed_lines": [1e99999999999999999999]}}}', "exponent"),
     ],
 )
 def test_a_broken_coveragepy_json_report_is_unreadable_with_its_reason(
@@ -195,6 +288,54 @@ def test_a_broken_coveragepy_json_report_is_unreadable_with_its_reason(
     path.write_bytes(content)
     with pytest.raises(UnreadableReport, match=reason):
         list(reader("coveragepy-json").read(path, lambda _: Sieve(changed=None)))
+
+
+def _istanbul_entry(name: str, statements: int, *, path_first: bool = True) -> dict[str, object]:
+    """A file of istanbul's `coverage-final.json`: one statement a line, each but every third run,
+    each of the first ten held over the next line."""
+    entry: dict[str, object] = {
+        "statementMap": {
+            str(n): {"start": {"line": 2 * n + 1, "column": 2}, "end": {"line": 2 * n + 2 if n < 10 else 2 * n + 1}}
+            for n in range(statements)
+        },
+        "fnMap": {"0": {"name": "f", "loc": {"start": {"line": 1}}}},
+        "branchMap": {},
+        "s": {str(n): n % 3 for n in range(statements)},
+        "f": {"0": 1},
+        "b": {},
+    }
+    return {"path": name, **entry} if path_first else {**entry, "path": name}
+
+
+def _istanbul(path: Path, files: int, *, path_first: bool = True) -> Path:
+    with path.open("w") as handle:
+        handle.write("{")
+        for n in range(files):
+            name = f"/w/src/mod{n}.js"
+            handle.write(f"{json.dumps(name)}: {json.dumps(_istanbul_entry(name, 1_000))}, ")
+        cart = _istanbul_entry("/w/src/cart.js", 20, path_first=path_first)
+        handle.write(f'"/w/src/cart.js": {json.dumps(cart)}}}')
+    return path
+
+
+def test_an_istanbul_report_of_other_files_is_streamed_in_bounded_memory(tmp_path: Path) -> None:
+    """Four times the files nobody changed, the same memory (a 37 MB report peaked at 317 MiB of
+    Python's objects loaded whole, and near 650 MB in all); the changed file's statements are read
+    whole, whether its `path` comes first, as istanbul writes it, or after its statements."""
+    small, large = _istanbul(tmp_path / "small.json", 20), _istanbul(tmp_path / "large.json", 80)
+
+    def changed_file(path: Path) -> list[FileHits]:
+        wanted = Sieve(changed=(3, 4, 11, 12))
+        events = reader("istanbul").read(path, lambda name: wanted if name == "/w/src/cart.js" else None)
+        return [event for event in events if isinstance(event, FileHits) and event.hits]
+
+    ratio = peak_bytes(lambda: changed_file(large)) / peak_bytes(lambda: changed_file(small))
+    assert ratio < 1.5, f"four times the files cost {ratio:.1f} times the memory"
+    last = _istanbul(tmp_path / "last.json", 2, path_first=False)
+    for path in (large, last):
+        (cart,) = changed_file(path)
+        assert cart.hits == {2 * n + 1: n % 3 for n in range(20)}
+        assert cart.statements == {4: Statement(3, 1), 12: Statement(11, 2)}  # the changed continuation lines
 
 
 def _names(packages: int) -> tuple[PathMapper, list[str]]:

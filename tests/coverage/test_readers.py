@@ -202,7 +202,19 @@ def test_reports_merge_a_line_covered_by_any_of_them(tmp_path: Path) -> None:
             "coveragepy-json",
             "is not a line number",
         ),
-        (b"[" * 100_000 + b'"statementMap"', "istanbul", "malformed JSON"),
+        (b"[" * 100_000 + b'"statementMap"', "istanbul", "the JSON report is not an object"),
+        (
+            b'{"/src/a.js": {"path": "/src/a.js", "fnMap": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}",
+            "istanbul",
+            "nested deeper than 64 levels",
+        ),
+        (
+            b'{"/src/a.js": {"path": "/src/a.js", "statementMap": {"0": {"start": {"line": '
+            + b"1" * 5_000
+            + b'}}}, "s": {}}}',
+            "istanbul",
+            "a number of more than 4,300 digits",
+        ),
         pytest.param(
             '{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"\u00b2": ["t"]}}}}'.encode(),
             "coveragepy-json",
@@ -212,7 +224,7 @@ def test_reports_merge_a_line_covered_by_any_of_them(tmp_path: Path) -> None:
         pytest.param(
             b'{"meta": {"version": "7"}, "files": {"x.py": {"contexts": {"' + b"1" * 5_000 + b'": ["t"]}}}}',
             "coveragepy-json",
-            "a context line of 'x.py' is not a line number",
+            "a number of more than 4,300 digits",
             id="context-line-of-5000-digits",
         ),
     ],

@@ -136,6 +136,19 @@ def test_nan_infinity_and_trailing_garbage_are_not_json(tmp_path: Path, parser: 
         assert "trailing garbage" in unparsed(parser, write(tmp_path, report + b"{}"))
 
 
+@pytest.mark.parametrize("parser", ["jest-json", "mocha-json", "rspec-json"])
+@pytest.mark.parametrize("before", [0, 256 * 1024 - 2_000], ids=["first-read", "across-two-reads"])
+def test_a_number_of_more_digits_than_python_reads_is_unparsed(tmp_path: Path, parser: str, before: int) -> None:
+    """ijson's C backend leaves such a number's value a null pointer; where the number spans two of
+    its 256 KiB reads, reading that value crashed the interpreter. Refused before yajl sees it."""
+    padding = b'"padding": "' + b"x" * before + b'", '
+    report = HEADS[parser].split(b"{", 1)[1]
+    huge = b"{" + padding + b'"huge": ' + b"7" * 5_000 + b", " + report
+    assert "a number of more than 4,300 digits" in unparsed(parser, write(tmp_path, huge))
+    exponent = b"{" + padding + b'"huge": 1e' + b"9" * 30 + b", " + report
+    assert "exponent is out of range" in unparsed(parser, write(tmp_path, exponent))
+
+
 @pytest.mark.parametrize("parser", JSON_PARSERS)
 def test_a_fifo_behind_a_symlink_is_refused_unread(tmp_path: Path, parser: str) -> None:
     fifo = tmp_path / "fifo"

@@ -166,6 +166,7 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
     sources: list[str] = []
     unreadable: list[str] = []
     used = {adapter for *_, adapter in added}
+    referred = {key for _, _, key, _ in added}  # of each source's keys, only these are kept
     skipped: set[str] = set()  # truth sources past MAX_SOURCES: a key they define is not known
     for adapter, root, truth in adapters:
         if adapter.id not in used:
@@ -181,7 +182,7 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
             if content is None:
                 continue
             try:
-                defined |= keys(path, content)
+                defined |= keys(path, content, referred)
                 sources.append(path)
             except Unreadable as problem:
                 unreadable.append(f"{path}: {problem}")

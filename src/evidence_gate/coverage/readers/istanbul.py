@@ -14,18 +14,33 @@ line, the inner one holds them (the body of an arrow function `(a) => ({` that i
 line holds too). A changed line among them is judged by its statement (`coverage/statements.py`).
 A statement's end that is no line number gives it no continuation lines; one past `MAX_LINE` makes
 the report unreadable, as a hostile extent would otherwise cost memory by the line.
+
+The report is streamed (`json_report.py`), never loaded: a file not wanted is skipped unbuilt, so a
+report of any size up to `MAX_JSON_BYTES` costs the memory of the changed files' statements.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from evidence_gate.coverage.model import Events, FileHits, Keep, Sieve, Statement, UnreadableReport
 from evidence_gate.coverage.readers.base import Reader
-from evidence_gate.coverage.readers.json_report import line_number, load_object, mapping
+from evidence_gate.coverage.readers.json_report import (
+    entries,
+    expect_object,
+    fields,
+    following,
+    kind,
+    line_number,
+    scalar,
+    skip_value,
+    streamed,
+)
+from evidence_gate.summary.json_stream import JsonEvents, skip
 
 # An object of objects, keyed by file (`{"/abs/src/cart.js": {"path": ...`), whose first entry is a
 # file's coverage: a log of JSON lines (`{"Time": "...`) that mentions `statementMap` is not one.
@@ -38,32 +53,121 @@ def recognises(head: bytes) -> bool:
 
 
 def read(path: Path, keep: Keep) -> Events:
-    for key, entry in load_object(path).items():
-        entry = mapping(entry, f"the entry of {key[:100]!r}")
-        if "statementMap" not in entry and isinstance(entry.get("data"), dict):
-            entry = entry["data"]  # istanbul 1's nesting
-        name = entry.get("path", key)
-        if not isinstance(name, str) or not name:
-            raise UnreadableReport(f"the entry of {key[:100]!r} has no path")
-        statements = mapping(entry.get("statementMap"), f"statementMap of {name[:100]!r}")
-        counts = mapping(entry.get("s"), f"`s` of {name[:100]!r}")
-        hits = FileHits(name=name)
-        sieve = keep(name)
-        if sieve is None:
-            yield hits
-            continue
+    with streamed(path) as events:
+        expect_object(kind(events), "the JSON report")
+        for key in entries(events):
+            expect_object(kind(events), f"the entry of {key[:100]!r}")
+            entry = _Entry(key=key, keep=keep)
+            entry.read(events)
+            yield entry.hits()
+
+
+@dataclass(kw_only=True)
+class _Entry:
+    """One file's entry, as it streams past. Its `path` (istanbul writes it first) says whether the
+    file is wanted; a file not wanted has its statements and counts skipped unbuilt. Those that come
+    before the `path` are kept until it comes."""
+
+    key: str
+    keep: Keep
+    name: str | None = None  # the `path`, once read
+    wanted: bool | None = None  # None: not asked yet
+    sieve: Sieve | None = None  # what of a wanted file is kept
+    starts: list[tuple[str, _Start]] | None = None  # each statement's id and extent; None: no `statementMap`
+    counts: dict[str, object] | None = None  # None: no `s`
+
+    def read(self, events: JsonEvents) -> None:
+        """The fields of the entry whose start was just read; istanbul 1's `data` object, when it
+        comes before any `statementMap`, is read as the entry."""
+        for field in entries(events):
+            event, value = following(events)
+            if field == "path":
+                if event != "string" or not value:
+                    raise UnreadableReport(f"the entry of {self.key[:100]!r} has no path")
+                self.name = str(value)
+                self._ask()
+            elif field == "statementMap":
+                expect_object(event, f"statementMap of {self._shown()!r}")
+                self.starts = [] if self._skipped(events) else list(self._statements(events))
+            elif field == "s":
+                expect_object(event, f"`s` of {self._shown()!r}")
+                self.counts = (
+                    {}
+                    if self._skipped(events)
+                    else {key: scalar(events, *following(events)) for key in entries(events)}
+                )
+            elif field == "data" and event == "start_map" and self.starts is None:
+                self.read(events)
+            else:
+                skip_value(events, event)
+
+    def hits(self) -> FileHits:
+        """The file, with its lines and the statements that hold its continuation lines when wanted."""
+        name = self._shown()
+        if not name:
+            raise UnreadableReport(f"the entry of {self.key[:100]!r} has no path")
+        if self.starts is None:
+            raise UnreadableReport(f"statementMap of {name!r} is not an object")
+        if self.counts is None:
+            raise UnreadableReport(f"`s` of {name!r} is not an object")
+        hits = FileHits(name=self.name or self.key)
+        if not self._ask():
+            return hits
         extents: list[_Extent] = []
-        for statement, location in statements.items():
-            location = mapping(location, "a statement")
-            start = mapping(location.get("start"), "a statement's start")
-            line = line_number(start.get("line"), f"a statement's line in {name[:100]!r}")
-            count = line_number(counts.get(statement, 0), f"a statement's count in {name[:100]!r}")
-            hits.add(line, count)
+        for statement, start in self.starts:
+            count = line_number(self.counts.get(statement, 0), f"a statement's count in {name!r}")
+            hits.add(start.line, count)
+            extents.append(_Extent(start.line, start.column, start.end, count))
+        hits.statements = _continuations(extents, self.sieve or Sieve(changed=None))
+        return hits
+
+    def _ask(self) -> bool:
+        """Whether the file is wanted, asked once."""
+        if self.wanted is None:
+            self.sieve = self.keep(self.name or self.key)
+            self.wanted = self.sieve is not None
+        return self.wanted
+
+    def _shown(self) -> str:
+        return (self.name or self.key)[:100]
+
+    def _skipped(self, events: JsonEvents) -> bool:
+        """Skip the object just opened when the file is known not to be wanted."""
+        if self.wanted is False:
+            skip(events)
+            return True
+        return False
+
+    def _statements(self, events: JsonEvents) -> Iterator[tuple[str, _Start]]:
+        """Each statement of the `statementMap` just opened: its start line and column, its end line."""
+        for statement in entries(events):
+            expect_object(kind(events), "a statement")
+            parts = {part: fields(events, event, ("line", "column")) for part, event in _parts(events)}
+            start = parts.get("start")
+            if start is None:
+                raise UnreadableReport("a statement's start is not an object")
+            line = line_number(start.get("line"), f"a statement's line in {self._shown()!r}")
             column = start.get("column")
             column = column if isinstance(column, int) and not isinstance(column, bool) else 0
-            extents.append(_Extent(line, column, _end_line(location.get("end"), name), count))
-        hits.statements = _continuations(extents, sieve)
-        yield hits
+            end = parts.get("end")
+            yield statement, _Start(line, column, _end_line(end.get("line") if end else None, self._shown()))
+
+
+def _parts(events: JsonEvents) -> Iterator[tuple[str, str]]:
+    """A statement's `start` and `end`, each with the kind of its first event; anything else skipped."""
+    for part in entries(events):
+        event, _ = following(events)
+        if part in ("start", "end"):
+            yield part, event
+        else:
+            skip_value(events, event)
+
+
+@dataclass(frozen=True)
+class _Start:
+    line: int
+    column: int
+    end: int  # 0: the report gives no end line
 
 
 @dataclass(frozen=True)
@@ -74,13 +178,12 @@ class _Extent:
     count: int
 
 
-def _end_line(end: object, name: str) -> int:
+def _end_line(line: object, name: str) -> int:
     """A statement's end line; 0 when the report gives none that is a line number."""
-    line = end.get("line") if isinstance(end, dict) else None
     if isinstance(line, bool) or not isinstance(line, int) or line < 0:
         return 0
     if line > MAX_LINE:
-        raise UnreadableReport(f"a statement in {name[:100]!r} ends at line {line}, past any source's ({MAX_LINE:,})")
+        raise UnreadableReport(f"a statement in {name!r} ends at line {line}, past any source's ({MAX_LINE:,})")
     return line
 
 
