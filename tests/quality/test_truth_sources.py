@@ -9,7 +9,7 @@ import json
 import pytest
 
 from evidence_gate.documents import MAX_DEPTH
-from evidence_gate.quality.truth_sources import Unreadable, keys
+from evidence_gate.quality.truth_sources import MAX_YAML_SOURCE_BYTES, Unreadable, keys
 from tests.fuzz.inputs import peak_memory
 
 
@@ -92,3 +92,15 @@ def test_a_long_key_over_many_children_costs_no_path_longer_than_a_reference() -
     with peak_memory() as held:
         assert keys("locales/en.json", content, {"short", "en:short"}) == {"short", "en:short"}
     assert held() < 16 * 2**20
+
+
+@pytest.mark.parametrize("name", ["openapi.yaml", "config/locales/en.yml"])
+def test_a_yaml_truth_source_past_4_mib_is_refused_unread(name: str) -> None:
+    """YAML is built whole, its nodes some fifty times its text: a 32 MiB one would take more than
+    a gigabyte. Past 4 MiB it is unreadable with the reason, in no more memory than its text."""
+    big = b"en:\n" + b"".join(b"  key_%d: value\n" % n for n in range(300_000))
+    assert len(big) > MAX_YAML_SOURCE_BYTES
+    with peak_memory() as peak, pytest.raises(Unreadable, match=r"larger than 4,194,304 bytes, the most of YAML read"):
+        keys(name, big, {"en.key_1"})
+    assert peak() < 1024 * 1024
+    assert keys(name, b"en:\n  key_1: value\n", {"en.key_1"}) == {"en.key_1"}

@@ -32,6 +32,9 @@ from evidence_gate.summary.json_stream import Malformed, json_events, skip
 from evidence_gate.summary.xml_documents import hardened_parser
 
 MAX_SOURCE_BYTES = 32 * 1024 * 1024
+# YAML is built whole by the bounded loader, its nodes some fifty times the text (3 MB took 168 MiB):
+# one past this would take more than the 256 MB a reader may, so it is refused, unread, with the reason.
+MAX_YAML_SOURCE_BYTES = 4 * 1024 * 1024
 _STRINGS_KEY = re.compile(r'^\s*"((?:[^"\\]|\\.)*)"\s*=', re.MULTILINE)
 _PO_ID = re.compile(r'^msgid\s+"((?:[^"\\]|\\.)*)"', re.MULTILINE)
 _PHP_KEY = re.compile(r"""['"]([\w.-]+)['"]\s*=>""")
@@ -74,6 +77,8 @@ def keys(path: str, content: bytes, wanted: Collection[str] | None = None) -> fr
         if suffix in {".json", ".arb"}:
             return kept(_named(_json_keys(_utf8(content), longest), suffix, stem))
         if suffix in {".yml", ".yaml"}:
+            if len(content) > MAX_YAML_SOURCE_BYTES:
+                raise Unreadable(f"larger than {MAX_YAML_SOURCE_BYTES:,} bytes, the most of YAML read")
             return kept(_named(_structured(load_yaml(content, path, UsageError), suffix), suffix, stem))
     except Malformed as error:
         raise Unreadable(f"{path}: {error}") from error
