@@ -37,33 +37,33 @@ class Entry:
     count: int
 
 
-def _cobertura(entries: list[Entry]) -> str:
-    lines = "".join(
-        f'<class name="c" filename="{e.file}"><lines>'
-        + "".join(f'<line number="{n}" hits="{e.count}"/>' for n in {e.first, e.last})
-        + "</lines></class>"
+def _xml_files(entries: list[Entry], opening: str, line: str, closing: str) -> str:
+    """Each entry as an XML element of its file (`opening` names it as `{file}`) holding an element
+    per line (`line`, with `{n}` and `{count}`): the shape of the three XML formats."""
+    return "".join(
+        opening.format(file=e.file) + "".join(line.format(n=n, count=e.count) for n in {e.first, e.last}) + closing
         for e in entries
+    )
+
+
+def _cobertura(entries: list[Entry]) -> str:
+    lines = _xml_files(
+        entries, '<class name="c" filename="{file}"><lines>', '<line number="{n}" hits="{count}"/>', "</lines></class>"
     )
     packages = f'<packages><package name="p"><classes>{lines}</classes></package></packages>'
     return f'<?xml version="1.0"?><coverage>{packages}</coverage>'
 
 
 def _clover(entries: list[Entry]) -> str:
-    files = "".join(
-        f'<file name="{e.file}" path="{e.file}">'
-        + "".join(f'<line num="{n}" count="{e.count}" type="stmt"/>' for n in {e.first, e.last})
-        + "</file>"
-        for e in entries
+    files = _xml_files(
+        entries, '<file name="{file}" path="{file}">', '<line num="{n}" count="{count}" type="stmt"/>', "</file>"
     )
     return f'<?xml version="1.0"?><coverage><project>{files}</project></coverage>'
 
 
 def _jacoco(entries: list[Entry]) -> str:
-    files = "".join(
-        f'<sourcefile name="{e.file}">'
-        + "".join(f'<line nr="{n}" mi="0" ci="{e.count}" mb="0" cb="0"/>' for n in {e.first, e.last})
-        + "</sourcefile>"
-        for e in entries
+    files = _xml_files(
+        entries, '<sourcefile name="{file}">', '<line nr="{n}" mi="0" ci="{count}" mb="0" cb="0"/>', "</sourcefile>"
     )
     return f'<?xml version="1.0"?><report name="r"><package name="p">{files}</package></report>'
 
