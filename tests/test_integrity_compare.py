@@ -392,8 +392,20 @@ def test_the_idioms_of_other_languages(
         ("  testTimeout: 5000,\n", "  testTimeout: 60000,\n", ("RH-13",)),
         ("jest.setTimeout(5000);\n", "jest.setTimeout(30000);\n", ("RH-13",)),
         ("  testTimeout: 5000,\n", "  testTimeout: 2000,\n", ()),
+        ("", "  testTimeout: 60000,\n", ("RH-13",)),
+        ("", "  testTimeout: 2000,\n", ()),
+        ("  testTimeout: 60000,\n", "", ()),
+        ("  testTimeout: 60000,\n", "    testTimeout:  60000,\n", ()),
     ],
-    ids=["a raised testTimeout", "a raised jest.setTimeout", "a lowered one"],
+    ids=[
+        "a raised testTimeout",
+        "a raised jest.setTimeout",
+        "a lowered one",
+        "one added above jest's 5 s",
+        "one added below it",
+        "one removed: the 5 s is back",
+        "one re-indented",
+    ],
 )
 def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, expected: tuple[str, ...]) -> None:
     config = "module.exports = {\n{}};\n"
@@ -401,6 +413,44 @@ def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, ex
         repo, "node", {"jest.config.js": config.replace("{}", before)}, {"jest.config.js": config.replace("{}", after)}
     )
     assert [hunk_tags for _, hunk_tags in tags(found)] == [expected]
+
+
+GITLAB_CI = "test:\n  script:\n    - bundle exec rspec\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after", "expected"),
+    [
+        ("spec/cart_spec.rb", RSPEC, RSPEC.replace("it 'totals' do", "it 'totals', retry: 3 do"), ("RH-13",)),
+        (
+            "spec/cart_spec.rb",
+            RSPEC,
+            RSPEC.replace("    expect(1 + 1).to eq(2)\n", "    expect(1 + 1).to eq(2)\n    expect(2 + 2).to eq(4)\n"),
+            (),
+        ),
+        (".gitlab-ci.yml", GITLAB_CI, GITLAB_CI + "  retry: 2\n", ("RH-13",)),
+        (".gitlab-ci.yml", GITLAB_CI + "  retry: 3\n", GITLAB_CI + "  retry: 2\n", ()),
+        (".gitlab-ci.yml", GITLAB_CI + "  retry: 2\n", "default:\n  retry: 2\n\n" + GITLAB_CI, ()),
+    ],
+    ids=[
+        "an RSpec example given retry: 3",
+        "control: an expectation added",
+        "a GitLab CI job given retry: 2",
+        "control: its retries lowered",
+        "control: its retry moved to default:",
+    ],
+)
+def test_retries_added_or_raised_are_tagged(
+    repo: Repo, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    """RH-13: retries have a default of none, so a new `retry:` raises it; moved with its value, or
+    lowered, it relaxes nothing."""
+    first = repo.commit("base", {**LANGUAGES["ruby"], path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert sorted({tag for hunk_path, hunk_tags in tags(found) if hunk_path == path for tag in hunk_tags}) == list(
+        expected
+    ), tags(found)
 
 
 SETUP_CFG = "[metadata]\nname = shop\n\n[flake8]\nextend-ignore = E501\nmax-complexity = 10\n"

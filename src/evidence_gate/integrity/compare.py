@@ -86,6 +86,7 @@ class Setting:
     value: float
     relaxing: str  # lower | higher
     tag: str  # what relaxing it is tagged (RH-8, RH-13)
+    default: float | None = None  # the value in force where nothing sets it
 
 
 def settings(lines: Iterable[str], thresholds: Sequence[Threshold], screen: re.Pattern[str] | None) -> list[Setting]:
@@ -99,19 +100,30 @@ def settings(lines: Iterable[str], thresholds: Sequence[Threshold], screen: re.P
                 named = match.groupdict().get("name")
                 key = f"{threshold.key}:{named}" if named else threshold.key
                 value = float(match.group("value"))
-                found.append(Setting(key=key, value=value, relaxing=threshold.relaxing, tag=threshold.tag))
+                found.append(
+                    Setting(
+                        key=key, value=value, relaxing=threshold.relaxing, tag=threshold.tag, default=threshold.default
+                    )
+                )
     return found
 
 
 def relaxed_keys(removed: Sequence[Setting], added: Sequence[Setting]) -> set[str]:
     """The keys whose setting the change relaxes, all files together: moved with its value, a
-    threshold is no change; raised, no relaxation; removed everywhere, a relaxation."""
+    threshold is no change; raised, no relaxation; removed everywhere, a relaxation. A key with a
+    default is weighed against it where the change sets it anew (a jest `testTimeout: 60000` added
+    raises its 5 s; an RSpec `retry: 3`, its none) or removes it everywhere (its default is back)."""
     relaxed = set()
-    for key in {setting.key for setting in removed}:
-        before = [setting.value for setting in removed if setting.key == key]
+    defaults = {setting.key: setting.default for setting in (*removed, *added) if setting.default is not None}
+    for key in {setting.key for setting in removed} | defaults.keys():
+        before = [setting.value for setting in removed if setting.key == key] or [defaults[key]]
         after = [setting.value for setting in added if setting.key == key]
-        way = next(setting.relaxing for setting in removed if setting.key == key)
-        if not after or (min(after) < min(before) if way == "lower" else max(after) > max(before)):
+        if not after and key not in defaults:
+            relaxed.add(key)
+            continue
+        after = after or [defaults[key]]  # removed everywhere: its default is back
+        way = next(setting.relaxing for setting in (*removed, *added) if setting.key == key)
+        if min(after) < min(before) if way == "lower" else max(after) > max(before):
             relaxed.add(key)
     return relaxed
 

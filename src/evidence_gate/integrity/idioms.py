@@ -64,6 +64,7 @@ class Threshold:
     relaxing: str  # lower | higher: the way that relaxes the gate
     pattern: re.Pattern[str]  # with a `value` group
     tag: str = "RH-8"  # what relaxing it is tagged
+    default: float | None = None  # the value in force where nothing sets it (jest's 5 s timeout)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -191,11 +192,18 @@ def _by_language(document: dict[str, list[str]], where: str) -> ByLanguage:
     return {language: _patterns(patterns, f"{where}.{language}") for language, patterns in document.items()}
 
 
-def _threshold(item: dict[str, str], where: str) -> Threshold:
+def _threshold(item: dict[str, Any], where: str) -> Threshold:
     (pattern,) = _patterns([item["pattern"]], where)
     if "value" not in pattern.groupindex:
         raise ConfigError(f"{where}: the pattern has no `value` group for the number")
-    return Threshold(key=item["key"], relaxing=item["relaxing"], pattern=pattern, tag=item.get("tag", "RH-8"))
+    default = item.get("default")
+    return Threshold(
+        key=item["key"],
+        relaxing=item["relaxing"],
+        pattern=pattern,
+        tag=item.get("tag", "RH-8"),
+        default=None if default is None else float(default),
+    )
 
 
 def _tag(tag: dict[str, Any], source: str) -> TagIdioms:
