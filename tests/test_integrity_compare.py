@@ -453,6 +453,76 @@ def test_retries_added_or_raised_are_tagged(
     ), tags(found)
 
 
+SUREFIRE = (
+    "<project>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-surefire-plugin</artifactId>\n"
+    "        <configuration>\n          <excludes>\n            <exclude>**/SlowTest.java</exclude>\n"
+    "          </excludes>\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n"
+)
+MAKEFILE = ".PHONY: test\ntest:\n\tgo test -race ./...\n"
+
+
+@pytest.mark.parametrize(
+    ("stack", "path", "before", "after", "expected"),
+    [
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace(
+                "SlowTest.java</exclude>\n", "SlowTest.java</exclude>\n            <exclude>**/*IT.java</exclude>\n"
+            ),
+            ("RH-12",),
+        ),
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace("<configuration>", "<configuration>\n          <excludedGroups>slow</excludedGroups>"),
+            ("RH-12",),
+        ),
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace(
+                "  </build>",
+                "    <resources>\n      <resource>\n        <excludes>\n"
+                "          <exclude>**/*.properties</exclude>\n        </excludes>\n"
+                "      </resource>\n    </resources>\n  </build>",
+            ),
+            (),
+        ),
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace("            <exclude>", "              <exclude>"),
+            (),
+        ),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("-race", "-race -run 'TestCart'"), ("RH-12",)),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "-skip TestSlow ./..."), ("RH-12",)),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("-race", "-race -count=1"), ()),
+    ],
+    ids=[
+        "a Surefire exclude added",
+        "Surefire's excludedGroups added",
+        "control: a resource's exclude added",
+        "control: the Surefire exclude re-indented",
+        "go test given -run in a Makefile",
+        "go test given -skip",
+        "control: go test given -count=1",
+    ],
+)
+def test_test_selection_narrowed_in_a_build_file_is_tagged(
+    repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    """RH-12: tests left out by the build (Surefire's excludes) or by the command that runs them."""
+    first = repo.commit("base", {**LANGUAGES[stack], path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+
+
 SETUP_CFG = "[metadata]\nname = shop\n\n[flake8]\nextend-ignore = E501\nmax-complexity = 10\n"
 FLAKE8_LIST = "[flake8]\nextend-ignore =\n    E501,\n    W503\nmax-line-length = 100\n"
 RUFF = '[project]\nname = "shop"\n\n[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E", "F", "B"]\n'
