@@ -315,6 +315,7 @@ XCTEST = (
     "final class CartTests: XCTestCase {\n    func testTotal() throws {\n        XCTAssertEqual(1 + 1, 2)\n    }\n}\n"
 )
 LANGUAGES = {
+    "python": {"pyproject.toml": "[project]\nname = 'shop'\n"},
     "node": {"package.json": '{"name": "shop", "main": "index.js"}\n'},
     "go": {"go.mod": "module example.com/shop\n\ngo 1.22\n"},
     "jvm": {"pom.xml": "<project/>\n"},
@@ -518,6 +519,74 @@ def test_test_selection_narrowed_in_a_build_file_is_tagged(
 ) -> None:
     """RH-12: tests left out by the build (Surefire's excludes) or by the command that runs them."""
     first = repo.commit("base", {**LANGUAGES[stack], path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+
+
+JEST_IGNORE = "module.exports = {\n  testEnvironment: 'node',\n  verbose: true,\n};\n"
+COVERAGE_RUN = "[project]\nname = 'shop'\n\n[tool.coverage.run]\nbranch = true\n"
+SIMPLECOV = "SimpleCov.start do\n  minimum_coverage 90\nend\n"
+PACKAGE = '{\n  "name": "shop",\n  "main": "index.js",\n  "scripts": {\n    "lint": "eslint ."\n  }\n}\n'
+TS_TARGET = '{\n  "compilerOptions": {\n    "target": "es2022"\n  }\n}\n'
+
+
+@pytest.mark.parametrize(
+    ("stack", "path", "before", "after", "expected"),
+    [
+        (
+            "node",
+            "jest.config.js",
+            JEST_IGNORE,
+            JEST_IGNORE.replace("  verbose", "  testPathIgnorePatterns: ['/slow/'],\n  verbose"),
+            ("RH-12",),
+        ),
+        ("node", "jest.config.js", JEST_IGNORE, JEST_IGNORE.replace("true", "false"), ()),
+        ("python", "pyproject.toml", COVERAGE_RUN, COVERAGE_RUN + 'omit = ["shop/payments.py"]\n', ("RH-7",)),
+        (
+            "python",
+            "pyproject.toml",
+            COVERAGE_RUN + 'omit = ["shop/payments.py"]\n',
+            COVERAGE_RUN + 'omit = [\n    "shop/payments.py",\n]\n',
+            (),
+        ),
+        ("ruby", ".simplecov", SIMPLECOV, SIMPLECOV.replace("90", "70"), ("RH-8",)),
+        ("ruby", ".simplecov", SIMPLECOV, SIMPLECOV.replace("90", "95"), ()),
+        (
+            "node",
+            "package.json",
+            PACKAGE.replace("eslint .", "eslint . --max-warnings 0"),
+            PACKAGE.replace("eslint .", "eslint . --max-warnings 50"),
+            ("RH-8",),
+        ),
+        ("node", "package.json", PACKAGE, PACKAGE.replace("eslint .", "eslint . --max-warnings 50"), ()),
+        (
+            "node",
+            "tsconfig.json",
+            TS_TARGET,
+            TS_TARGET.replace('"es2022"', '"es2022",\n    "strict": false'),
+            ("RH-8",),
+        ),
+        ("node", "tsconfig.json", TS_TARGET, TS_TARGET.replace('"es2022"', '"es2022",\n    "strict": true'), ()),
+    ],
+    ids=[
+        "jest testPathIgnorePatterns added",
+        "control: jest verbose turned off",
+        "coverage.py omit added under [tool.coverage.run]",
+        "control: the omit list written over lines",
+        "SimpleCov minimum_coverage lowered",
+        "control: raised",
+        "eslint --max-warnings 0 raised to 50 in a package.json script",
+        "control: --max-warnings 50 added where no limit was",
+        'tsconfig "strict": false added',
+        'control: "strict": true added',
+    ],
+)
+def test_config_relaxations_of_the_kinds_once_missed_are_tagged(
+    repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    project = {**LANGUAGES[stack], "index.js": "module.exports = 1;\n"} if stack == "node" else LANGUAGES[stack]
+    first = repo.commit("base", {**project, path: before})
     repo.commit("head", {path: after})
     found = inventory_between(repo, first)
     assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
