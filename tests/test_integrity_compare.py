@@ -258,6 +258,35 @@ def test_continue_on_error_in_a_new_workflow_is_tagged(repo: Repo) -> None:
     assert tags(found) == [(".github/workflows/nightly.yml", ("RH-9",))]
 
 
+CI_SCRIPT = "#!/bin/sh\nset -e\npytest -q\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "after", "expected"),
+    [
+        ("ci/test.sh", CI_SCRIPT.replace("set -e", "set +e"), [("ci/test.sh", FileKind.CI, ("RH-9",))]),
+        (
+            ".github/scripts/tests.sh",
+            CI_SCRIPT.replace("set -e", "set +e"),
+            [(".github/scripts/tests.sh", FileKind.CI, ("RH-9",))],
+        ),
+        ("ci/test.sh", CI_SCRIPT.replace("pytest", "echo testing\npytest"), [("ci/test.sh", FileKind.CI, ())]),
+        (  # a folder named ci inside the code: production, a change no test accompanies
+            "shop/ci/run.sh",
+            CI_SCRIPT.replace("set -e", "set +e"),
+            [("shop/ci/run.sh", FileKind.PRODUCTION, ("RH-15?",))],
+        ),
+    ],
+    ids=["set +e in ci/", "set +e in .github/scripts/", "control: an echo added", "control: the code's own ci folder"],
+)
+def test_set_plus_e_in_a_ci_script_is_tagged(
+    repo: Repo, path: str, after: str, expected: list[tuple[str, FileKind, tuple[str, ...]]]
+) -> None:
+    """RH-9: the scripts a pipeline runs from a CI folder are CI files, so `set +e` makes them non-blocking."""
+    found = inventory_of(repo, "python", {path: CI_SCRIPT, "tests/test_cart.py": PY_TEST}, {path: after})
+    assert [(hunk.path, hunk.kind, hunk.tags) for hunk in found.hunks if hunk.path == path] == expected
+
+
 def test_assertions_removed_from_a_test_while_its_name_changes_are_tagged(repo: Repo) -> None:
     head = PY_TWO.replace(
         "def test_refund():\n    assert -1 < 0\n    assert abs(-1) == 1\n", "def test_refund_is_fine():\n    pass\n"
