@@ -532,6 +532,8 @@ MAKEFILE = ".PHONY: test\ntest:\n\tgo test -race ./...\n"
         ("go", "Makefile", MAKEFILE, MAKEFILE.replace("-race", "-race -run 'TestCart'"), ("RH-12",)),
         ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "-skip TestSlow ./..."), ("RH-12",)),
         ("go", "Makefile", MAKEFILE, MAKEFILE.replace("-race", "-race -count=1"), ()),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "./pkg/cart"), ("RH-12",)),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "./...  # every package"), ()),
     ],
     ids=[
         "a Surefire exclude added",
@@ -541,6 +543,8 @@ MAKEFILE = ".PHONY: test\ntest:\n\tgo test -race ./...\n"
         "go test given -run in a Makefile",
         "go test given -skip",
         "control: go test given -count=1",
+        "go test ./... narrowed to one package",
+        "control: a comment added after ./...",
     ],
 )
 def test_test_selection_narrowed_in_a_build_file_is_tagged(
@@ -619,6 +623,20 @@ def test_config_relaxations_of_the_kinds_once_missed_are_tagged(
     repo.commit("head", {path: after})
     found = inventory_between(repo, first)
     assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+
+
+def test_go_test_of_every_package_moved_from_the_makefile_to_a_workflow_is_no_tag(repo: Repo) -> None:
+    """RH-12's scopes are compared across the whole change: `go test ./...` run by CI now, not make."""
+    workflow = WORKFLOW.replace("pytest", "make lint")
+    first = repo.commit("base", {**LANGUAGES["go"], "Makefile": MAKEFILE, ".github/workflows/test.yml": workflow})
+    repo.commit(
+        "head",
+        {
+            "Makefile": MAKEFILE.replace("go test -race ./...", "go vet ./..."),
+            ".github/workflows/test.yml": workflow + "      - run: go test -race ./...\n",
+        },
+    )
+    assert [hunk_tags for _, hunk_tags in tags(inventory_between(repo, first))] == [(), ()]
 
 
 SETUP_CFG = "[metadata]\nname = shop\n\n[flake8]\nextend-ignore = E501\nmax-complexity = 10\n"
@@ -940,6 +958,7 @@ def test_every_pattern_of_the_table_and_the_config_reader_runs_in_time_linear_in
         *idioms.severity_error,
         *idioms.severity_lower,
         *idioms.ci_checks,
+        *idioms.narrowed,
         idioms.audit.reason,
         *idioms.audit.within,
         *(rule.path for rule in idioms.configs.rules),

@@ -256,6 +256,12 @@ def test_a_threshold_without_its_value_group_is_refused() -> None:
         load_idioms(table.encode(), "t.yaml")
 
 
+def test_a_narrowed_scope_pattern_without_its_scope_group_is_refused() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace("(?P<scope>", "(", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: narrowed/0: the pattern has no `scope` group"):
+        load_idioms(table.encode(), "t.yaml")
+
+
 def test_a_config_rule_that_judges_a_value_without_one_is_refused() -> None:
     table = IDIOMS.read_text(encoding="utf-8").replace(", value: '^true\\b'}", "}", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: configs/rules/\d+: 'value' is a required property"):

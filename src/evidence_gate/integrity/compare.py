@@ -8,6 +8,8 @@ moves within a file already taken out of both, see tagger.py). Pure functions ov
 | RH-5 expectation-changed | a removed and an added assertion differ only in their literals |
 | RH-8 threshold-lowered | a gate's number moves the relaxing way, or every setting of it goes |
 | | (across the whole change); a setting switching a check off is added; a rule comes down from error |
+| RH-12 test-excluded | a test command's whole scope (`go test ./...`) is removed and run again nowhere |
+| | (across the whole change) |
 | RH-10 ci-step-removed | a CI line running a check is removed and no line running it added; a job |
 | | is dropped from `needs:` |
 """
@@ -136,6 +138,16 @@ def checks_removed(removed: Sequence[str], added_in_file: Sequence[str], idioms:
         if lost - kept:
             return True
     return False
+
+
+def scopes(lines: Iterable[str], patterns: Patterns) -> set[tuple[str, str]]:
+    """RH-12: the whole scopes test commands run (`go test ./...`), each with its pattern."""
+    return {
+        (pattern.pattern, match.group("scope"))
+        for line in lines
+        for pattern in patterns
+        for match in pattern.finditer(line)
+    }
 
 
 def needs_dropped(removed: Sequence[str], added_in_file: Sequence[str]) -> bool:

@@ -95,6 +95,7 @@ class Idioms:
     severity_error: Patterns  # a lint rule at error (RH-8 when it comes down)
     severity_lower: Patterns
     ci_checks: Patterns  # a CI line that runs a test, lint or type check (RH-10)
+    narrowed: Patterns  # a test command's whole scope, in its `scope` group (RH-12 when it is lost)
     audit: AuditRules
     configs: ConfigRules  # what loosens a lint, type-check or coverage configuration (configs.py)
     _screens: dict[tuple[FileKind, str | None], Screen] = field(default_factory=dict, compare=False, repr=False)
@@ -164,6 +165,7 @@ def load_idioms(data: bytes, source: str) -> Idioms:
         severity_error=_patterns(document["severities"]["error"], f"{source}: severities.error"),
         severity_lower=_patterns(document["severities"]["lower"], f"{source}: severities.lower"),
         ci_checks=_patterns(document["ci_checks"], f"{source}: ci_checks"),
+        narrowed=_scoped(document.get("narrowed", []), f"{source}: narrowed"),
         audit=_audit(document["audit"], f"{source}: audit"),
         configs=load_rules(document["configs"], lambda pattern, where: _patterns([pattern], f"{source}: {where}")[0]),
     )
@@ -186,6 +188,14 @@ def _patterns(sources: list[str], where: str) -> Patterns:
         return tuple(re.compile(pattern) for pattern in sources)
     except re.error as error:
         raise ConfigError(f"{where}: {error}") from error
+
+
+def _scoped(sources: list[str], where: str) -> Patterns:
+    patterns = _patterns(sources, where)
+    for n, pattern in enumerate(patterns):
+        if "scope" not in pattern.groupindex:
+            raise ConfigError(f"{where}/{n}: the pattern has no `scope` group for what it runs")
+    return patterns
 
 
 def _by_language(document: dict[str, list[str]], where: str) -> ByLanguage:
