@@ -74,6 +74,8 @@ HARD_LINES = [
     ("minimum_coverage", "minimum_coverage", " "),
     ("mutationThreshold", "mutationThreshold", "\t"),
     ("gradlew", "", "./gradlew"),
+    ("(?P<scope>", "go test", " -v"),
+    ("(?P<scope>", "", "go test a "),
 ]
 
 
@@ -89,6 +91,7 @@ def test_a_line_of_one_piece_repeated_takes_time_linear_in_its_length(idiom: str
         patterns = [
             *(threshold.pattern for threshold in idioms.thresholds),
             *idioms.ci_checks,
+            *idioms.narrowed,
         ]
         chosen = [pattern for pattern in patterns if {idiom!r} in pattern.pattern]
         assert chosen, {idiom!r}

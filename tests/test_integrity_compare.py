@@ -258,6 +258,35 @@ def test_continue_on_error_in_a_new_workflow_is_tagged(repo: Repo) -> None:
     assert tags(found) == [(".github/workflows/nightly.yml", ("RH-9",))]
 
 
+CI_SCRIPT = "#!/bin/sh\nset -e\npytest -q\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "after", "expected"),
+    [
+        ("ci/test.sh", CI_SCRIPT.replace("set -e", "set +e"), [("ci/test.sh", FileKind.CI, ("RH-9",))]),
+        (
+            ".github/scripts/tests.sh",
+            CI_SCRIPT.replace("set -e", "set +e"),
+            [(".github/scripts/tests.sh", FileKind.CI, ("RH-9",))],
+        ),
+        ("ci/test.sh", CI_SCRIPT.replace("pytest", "echo testing\npytest"), [("ci/test.sh", FileKind.CI, ())]),
+        (  # a folder named ci inside the code: production, a change no test accompanies
+            "shop/ci/run.sh",
+            CI_SCRIPT.replace("set -e", "set +e"),
+            [("shop/ci/run.sh", FileKind.PRODUCTION, ("RH-15?",))],
+        ),
+    ],
+    ids=["set +e in ci/", "set +e in .github/scripts/", "control: an echo added", "control: the code's own ci folder"],
+)
+def test_set_plus_e_in_a_ci_script_is_tagged(
+    repo: Repo, path: str, after: str, expected: list[tuple[str, FileKind, tuple[str, ...]]]
+) -> None:
+    """RH-9: the scripts a pipeline runs from a CI folder are CI files, so `set +e` makes them non-blocking."""
+    found = inventory_of(repo, "python", {path: CI_SCRIPT, "tests/test_cart.py": PY_TEST}, {path: after})
+    assert [(hunk.path, hunk.kind, hunk.tags) for hunk in found.hunks if hunk.path == path] == expected
+
+
 def test_assertions_removed_from_a_test_while_its_name_changes_are_tagged(repo: Repo) -> None:
     head = PY_TWO.replace(
         "def test_refund():\n    assert -1 < 0\n    assert abs(-1) == 1\n", "def test_refund_is_fine():\n    pass\n"
@@ -315,6 +344,7 @@ XCTEST = (
     "final class CartTests: XCTestCase {\n    func testTotal() throws {\n        XCTAssertEqual(1 + 1, 2)\n    }\n}\n"
 )
 LANGUAGES = {
+    "python": {"pyproject.toml": "[project]\nname = 'shop'\n"},
     "node": {"package.json": '{"name": "shop", "main": "index.js"}\n'},
     "go": {"go.mod": "module example.com/shop\n\ngo 1.22\n"},
     "jvm": {"pom.xml": "<project/>\n"},
@@ -392,8 +422,20 @@ def test_the_idioms_of_other_languages(
         ("  testTimeout: 5000,\n", "  testTimeout: 60000,\n", ("RH-13",)),
         ("jest.setTimeout(5000);\n", "jest.setTimeout(30000);\n", ("RH-13",)),
         ("  testTimeout: 5000,\n", "  testTimeout: 2000,\n", ()),
+        ("", "  testTimeout: 60000,\n", ("RH-13",)),
+        ("", "  testTimeout: 2000,\n", ()),
+        ("  testTimeout: 60000,\n", "", ()),
+        ("  testTimeout: 60000,\n", "    testTimeout:  60000,\n", ()),
     ],
-    ids=["a raised testTimeout", "a raised jest.setTimeout", "a lowered one"],
+    ids=[
+        "a raised testTimeout",
+        "a raised jest.setTimeout",
+        "a lowered one",
+        "one added above jest's 5 s",
+        "one added below it",
+        "one removed: the 5 s is back",
+        "one re-indented",
+    ],
 )
 def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, expected: tuple[str, ...]) -> None:
     config = "module.exports = {\n{}};\n"
@@ -401,6 +443,200 @@ def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, ex
         repo, "node", {"jest.config.js": config.replace("{}", before)}, {"jest.config.js": config.replace("{}", after)}
     )
     assert [hunk_tags for _, hunk_tags in tags(found)] == [expected]
+
+
+GITLAB_CI = "test:\n  script:\n    - bundle exec rspec\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "after", "expected"),
+    [
+        ("spec/cart_spec.rb", RSPEC, RSPEC.replace("it 'totals' do", "it 'totals', retry: 3 do"), ("RH-13",)),
+        (
+            "spec/cart_spec.rb",
+            RSPEC,
+            RSPEC.replace("    expect(1 + 1).to eq(2)\n", "    expect(1 + 1).to eq(2)\n    expect(2 + 2).to eq(4)\n"),
+            (),
+        ),
+        (".gitlab-ci.yml", GITLAB_CI, GITLAB_CI + "  retry: 2\n", ("RH-13",)),
+        (".gitlab-ci.yml", GITLAB_CI + "  retry: 3\n", GITLAB_CI + "  retry: 2\n", ()),
+        (".gitlab-ci.yml", GITLAB_CI + "  retry: 2\n", "default:\n  retry: 2\n\n" + GITLAB_CI, ()),
+    ],
+    ids=[
+        "an RSpec example given retry: 3",
+        "control: an expectation added",
+        "a GitLab CI job given retry: 2",
+        "control: its retries lowered",
+        "control: its retry moved to default:",
+    ],
+)
+def test_retries_added_or_raised_are_tagged(
+    repo: Repo, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    """RH-13: retries have a default of none, so a new `retry:` raises it; moved with its value, or
+    lowered, it relaxes nothing."""
+    first = repo.commit("base", {**LANGUAGES["ruby"], path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert sorted({tag for hunk_path, hunk_tags in tags(found) if hunk_path == path for tag in hunk_tags}) == list(
+        expected
+    ), tags(found)
+
+
+SUREFIRE = (
+    "<project>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-surefire-plugin</artifactId>\n"
+    "        <configuration>\n          <excludes>\n            <exclude>**/SlowTest.java</exclude>\n"
+    "          </excludes>\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n"
+)
+MAKEFILE = ".PHONY: test\ntest:\n\tgo test -race ./...\n"
+
+
+@pytest.mark.parametrize(
+    ("stack", "path", "before", "after", "expected"),
+    [
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace(
+                "SlowTest.java</exclude>\n", "SlowTest.java</exclude>\n            <exclude>**/*IT.java</exclude>\n"
+            ),
+            ("RH-12",),
+        ),
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace("<configuration>", "<configuration>\n          <excludedGroups>slow</excludedGroups>"),
+            ("RH-12",),
+        ),
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace(
+                "  </build>",
+                "    <resources>\n      <resource>\n        <excludes>\n"
+                "          <exclude>**/*.properties</exclude>\n        </excludes>\n"
+                "      </resource>\n    </resources>\n  </build>",
+            ),
+            (),
+        ),
+        (
+            "jvm",
+            "pom.xml",
+            SUREFIRE,
+            SUREFIRE.replace("            <exclude>", "              <exclude>"),
+            (),
+        ),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("-race", "-race -run 'TestCart'"), ("RH-12",)),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "-skip TestSlow ./..."), ("RH-12",)),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("-race", "-race -count=1"), ()),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "./pkg/cart"), ("RH-12",)),
+        ("go", "Makefile", MAKEFILE, MAKEFILE.replace("./...", "./...  # every package"), ()),
+    ],
+    ids=[
+        "a Surefire exclude added",
+        "Surefire's excludedGroups added",
+        "control: a resource's exclude added",
+        "control: the Surefire exclude re-indented",
+        "go test given -run in a Makefile",
+        "go test given -skip",
+        "control: go test given -count=1",
+        "go test ./... narrowed to one package",
+        "control: a comment added after ./...",
+    ],
+)
+def test_test_selection_narrowed_in_a_build_file_is_tagged(
+    repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    """RH-12: tests left out by the build (Surefire's excludes) or by the command that runs them."""
+    first = repo.commit("base", {**LANGUAGES[stack], path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+
+
+JEST_IGNORE = "module.exports = {\n  testEnvironment: 'node',\n  verbose: true,\n};\n"
+COVERAGE_RUN = "[project]\nname = 'shop'\n\n[tool.coverage.run]\nbranch = true\n"
+SIMPLECOV = "SimpleCov.start do\n  minimum_coverage 90\nend\n"
+PACKAGE = '{\n  "name": "shop",\n  "main": "index.js",\n  "scripts": {\n    "lint": "eslint ."\n  }\n}\n'
+TS_TARGET = '{\n  "compilerOptions": {\n    "target": "es2022"\n  }\n}\n'
+
+
+@pytest.mark.parametrize(
+    ("stack", "path", "before", "after", "expected"),
+    [
+        (
+            "node",
+            "jest.config.js",
+            JEST_IGNORE,
+            JEST_IGNORE.replace("  verbose", "  testPathIgnorePatterns: ['/slow/'],\n  verbose"),
+            ("RH-12",),
+        ),
+        ("node", "jest.config.js", JEST_IGNORE, JEST_IGNORE.replace("true", "false"), ()),
+        ("python", "pyproject.toml", COVERAGE_RUN, COVERAGE_RUN + 'omit = ["shop/payments.py"]\n', ("RH-7",)),
+        (
+            "python",
+            "pyproject.toml",
+            COVERAGE_RUN + 'omit = ["shop/payments.py"]\n',
+            COVERAGE_RUN + 'omit = [\n    "shop/payments.py",\n]\n',
+            (),
+        ),
+        ("ruby", ".simplecov", SIMPLECOV, SIMPLECOV.replace("90", "70"), ("RH-8",)),
+        ("ruby", ".simplecov", SIMPLECOV, SIMPLECOV.replace("90", "95"), ()),
+        (
+            "node",
+            "package.json",
+            PACKAGE.replace("eslint .", "eslint . --max-warnings 0"),
+            PACKAGE.replace("eslint .", "eslint . --max-warnings 50"),
+            ("RH-8",),
+        ),
+        ("node", "package.json", PACKAGE, PACKAGE.replace("eslint .", "eslint . --max-warnings 50"), ()),
+        (
+            "node",
+            "tsconfig.json",
+            TS_TARGET,
+            TS_TARGET.replace('"es2022"', '"es2022",\n    "strict": false'),
+            ("RH-8",),
+        ),
+        ("node", "tsconfig.json", TS_TARGET, TS_TARGET.replace('"es2022"', '"es2022",\n    "strict": true'), ()),
+    ],
+    ids=[
+        "jest testPathIgnorePatterns added",
+        "control: jest verbose turned off",
+        "coverage.py omit added under [tool.coverage.run]",
+        "control: the omit list written over lines",
+        "SimpleCov minimum_coverage lowered",
+        "control: raised",
+        "eslint --max-warnings 0 raised to 50 in a package.json script",
+        "control: --max-warnings 50 added where no limit was",
+        'tsconfig "strict": false added',
+        'control: "strict": true added',
+    ],
+)
+def test_config_relaxations_of_the_kinds_once_missed_are_tagged(
+    repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    project = {**LANGUAGES[stack], "index.js": "module.exports = 1;\n"} if stack == "node" else LANGUAGES[stack]
+    first = repo.commit("base", {**project, path: before})
+    repo.commit("head", {path: after})
+    found = inventory_between(repo, first)
+    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+
+
+def test_go_test_of_every_package_moved_from_the_makefile_to_a_workflow_is_no_tag(repo: Repo) -> None:
+    """RH-12's scopes are compared across the whole change: `go test ./...` run by CI now, not make."""
+    workflow = WORKFLOW.replace("pytest", "make lint")
+    first = repo.commit("base", {**LANGUAGES["go"], "Makefile": MAKEFILE, ".github/workflows/test.yml": workflow})
+    repo.commit(
+        "head",
+        {
+            "Makefile": MAKEFILE.replace("go test -race ./...", "go vet ./..."),
+            ".github/workflows/test.yml": workflow + "      - run: go test -race ./...\n",
+        },
+    )
+    assert [hunk_tags for _, hunk_tags in tags(inventory_between(repo, first))] == [(), ()]
 
 
 SETUP_CFG = "[metadata]\nname = shop\n\n[flake8]\nextend-ignore = E501\nmax-complexity = 10\n"
@@ -722,6 +958,7 @@ def test_every_pattern_of_the_table_and_the_config_reader_runs_in_time_linear_in
         *idioms.severity_error,
         *idioms.severity_lower,
         *idioms.ci_checks,
+        *idioms.narrowed,
         idioms.audit.reason,
         *idioms.audit.within,
         *(rule.path for rule in idioms.configs.rules),

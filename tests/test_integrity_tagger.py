@@ -84,6 +84,23 @@ CASES = [
         (),
     ),
     (
+        "RH-1",
+        "python",
+        {"tests/test_cart.py": PY_TEST},
+        {"tests/test_cart.py": PY_TEST.replace("def test_total", "@pytest.mark.skip\ndef test_total")},
+        ("RH-1",),
+    ),
+    (
+        "RH-1 control: a decorator's text printed",
+        "python",
+        {"tests/test_cart.py": PY_TEST},
+        {
+            "tests/test_cart.py": PY_TEST
+            + "\n\ndef test_hint():\n    print('@pytest.mark.skip')\n    assert '@unittest.skip' in HINT\n"
+        },
+        (),
+    ),
+    (
         "RH-2",
         "node",
         {"cart.test.js": JS_TEST},
@@ -228,7 +245,7 @@ def test_a_gate_edit_in_a_language_without_idioms_is_named_unlisted(repo: Repo) 
 
 
 def test_an_idiom_that_does_not_compile_is_one_line_naming_its_tag() -> None:
-    table = IDIOMS.read_text(encoding="utf-8").replace("'@pytest\\.mark\\.(skip|skipif|xfail)\\b'", "'('", 1)
+    table = IDIOMS.read_text(encoding="utf-8").replace("'^\\s*@pytest\\.mark\\.(skip|skipif|xfail)\\b'", "'('", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: RH-1 added.python: missing \), unterminated subpattern"):
         load_idioms(table.encode(), "t.yaml")
 
@@ -236,6 +253,12 @@ def test_an_idiom_that_does_not_compile_is_one_line_naming_its_tag() -> None:
 def test_a_threshold_without_its_value_group_is_refused() -> None:
     table = IDIOMS.read_text(encoding="utf-8").replace("(?P<value>\\d+)'}", "\\d+'}", 1)
     with pytest.raises(ConfigError, match=r"^t.yaml: thresholds/8: the pattern has no `value` group"):
+        load_idioms(table.encode(), "t.yaml")
+
+
+def test_a_narrowed_scope_pattern_without_its_scope_group_is_refused() -> None:
+    table = IDIOMS.read_text(encoding="utf-8").replace("(?P<scope>", "(", 1)
+    with pytest.raises(ConfigError, match=r"^t.yaml: narrowed/0: the pattern has no `scope` group"):
         load_idioms(table.encode(), "t.yaml")
 
 

@@ -121,6 +121,7 @@ def idiom_targets() -> Iterator[Target]:
         *idioms.severity_error,
         *idioms.severity_lower,
         *idioms.ci_checks,
+        *idioms.narrowed,
         idioms.audit.reason,
         *idioms.audit.within,
     )

@@ -8,6 +8,8 @@ moves within a file already taken out of both, see tagger.py). Pure functions ov
 | RH-5 expectation-changed | a removed and an added assertion differ only in their literals |
 | RH-8 threshold-lowered | a gate's number moves the relaxing way, or every setting of it goes |
 | | (across the whole change); a setting switching a check off is added; a rule comes down from error |
+| RH-12 test-excluded | a test command's whole scope (`go test ./...`) is removed and run again nowhere |
+| | (across the whole change) |
 | RH-10 ci-step-removed | a CI line running a check is removed and no line running it added; a job |
 | | is dropped from `needs:` |
 """
@@ -86,6 +88,7 @@ class Setting:
     value: float
     relaxing: str  # lower | higher
     tag: str  # what relaxing it is tagged (RH-8, RH-13)
+    default: float | None = None  # the value in force where nothing sets it
 
 
 def settings(lines: Iterable[str], thresholds: Sequence[Threshold], screen: re.Pattern[str] | None) -> list[Setting]:
@@ -99,19 +102,30 @@ def settings(lines: Iterable[str], thresholds: Sequence[Threshold], screen: re.P
                 named = match.groupdict().get("name")
                 key = f"{threshold.key}:{named}" if named else threshold.key
                 value = float(match.group("value"))
-                found.append(Setting(key=key, value=value, relaxing=threshold.relaxing, tag=threshold.tag))
+                found.append(
+                    Setting(
+                        key=key, value=value, relaxing=threshold.relaxing, tag=threshold.tag, default=threshold.default
+                    )
+                )
     return found
 
 
 def relaxed_keys(removed: Sequence[Setting], added: Sequence[Setting]) -> set[str]:
     """The keys whose setting the change relaxes, all files together: moved with its value, a
-    threshold is no change; raised, no relaxation; removed everywhere, a relaxation."""
+    threshold is no change; raised, no relaxation; removed everywhere, a relaxation. A key with a
+    default is weighed against it where the change sets it anew (a jest `testTimeout: 60000` added
+    raises its 5 s; an RSpec `retry: 3`, its none) or removes it everywhere (its default is back)."""
     relaxed = set()
-    for key in {setting.key for setting in removed}:
-        before = [setting.value for setting in removed if setting.key == key]
+    defaults = {setting.key: setting.default for setting in (*removed, *added) if setting.default is not None}
+    for key in {setting.key for setting in removed} | defaults.keys():
+        before = [setting.value for setting in removed if setting.key == key] or [defaults[key]]
         after = [setting.value for setting in added if setting.key == key]
-        way = next(setting.relaxing for setting in removed if setting.key == key)
-        if not after or (min(after) < min(before) if way == "lower" else max(after) > max(before)):
+        if not after and key not in defaults:
+            relaxed.add(key)
+            continue
+        after = after or [defaults[key]]  # removed everywhere: its default is back
+        way = next(setting.relaxing for setting in (*removed, *added) if setting.key == key)
+        if min(after) < min(before) if way == "lower" else max(after) > max(before):
             relaxed.add(key)
     return relaxed
 
@@ -124,6 +138,16 @@ def checks_removed(removed: Sequence[str], added_in_file: Sequence[str], idioms:
         if lost - kept:
             return True
     return False
+
+
+def scopes(lines: Iterable[str], patterns: Patterns) -> set[tuple[str, str]]:
+    """RH-12: the whole scopes test commands run (`go test ./...`), each with its pattern."""
+    return {
+        (pattern.pattern, match.group("scope"))
+        for line in lines
+        for pattern in patterns
+        for match in pattern.finditer(line)
+    }
 
 
 def needs_dropped(removed: Sequence[str], added_in_file: Sequence[str]) -> bool:

@@ -64,6 +64,7 @@ class Threshold:
     relaxing: str  # lower | higher: the way that relaxes the gate
     pattern: re.Pattern[str]  # with a `value` group
     tag: str = "RH-8"  # what relaxing it is tagged
+    default: float | None = None  # the value in force where nothing sets it (jest's 5 s timeout)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +95,7 @@ class Idioms:
     severity_error: Patterns  # a lint rule at error (RH-8 when it comes down)
     severity_lower: Patterns
     ci_checks: Patterns  # a CI line that runs a test, lint or type check (RH-10)
+    narrowed: Patterns  # a test command's whole scope, in its `scope` group (RH-12 when it is lost)
     audit: AuditRules
     configs: ConfigRules  # what loosens a lint, type-check or coverage configuration (configs.py)
     _screens: dict[tuple[FileKind, str | None], Screen] = field(default_factory=dict, compare=False, repr=False)
@@ -163,6 +165,7 @@ def load_idioms(data: bytes, source: str) -> Idioms:
         severity_error=_patterns(document["severities"]["error"], f"{source}: severities.error"),
         severity_lower=_patterns(document["severities"]["lower"], f"{source}: severities.lower"),
         ci_checks=_patterns(document["ci_checks"], f"{source}: ci_checks"),
+        narrowed=_scoped(document.get("narrowed", []), f"{source}: narrowed"),
         audit=_audit(document["audit"], f"{source}: audit"),
         configs=load_rules(document["configs"], lambda pattern, where: _patterns([pattern], f"{source}: {where}")[0]),
     )
@@ -187,15 +190,30 @@ def _patterns(sources: list[str], where: str) -> Patterns:
         raise ConfigError(f"{where}: {error}") from error
 
 
+def _scoped(sources: list[str], where: str) -> Patterns:
+    patterns = _patterns(sources, where)
+    for n, pattern in enumerate(patterns):
+        if "scope" not in pattern.groupindex:
+            raise ConfigError(f"{where}/{n}: the pattern has no `scope` group for what it runs")
+    return patterns
+
+
 def _by_language(document: dict[str, list[str]], where: str) -> ByLanguage:
     return {language: _patterns(patterns, f"{where}.{language}") for language, patterns in document.items()}
 
 
-def _threshold(item: dict[str, str], where: str) -> Threshold:
+def _threshold(item: dict[str, Any], where: str) -> Threshold:
     (pattern,) = _patterns([item["pattern"]], where)
     if "value" not in pattern.groupindex:
         raise ConfigError(f"{where}: the pattern has no `value` group for the number")
-    return Threshold(key=item["key"], relaxing=item["relaxing"], pattern=pattern, tag=item.get("tag", "RH-8"))
+    default = item.get("default")
+    return Threshold(
+        key=item["key"],
+        relaxing=item["relaxing"],
+        pattern=pattern,
+        tag=item.get("tag", "RH-8"),
+        default=None if default is None else float(default),
+    )
 
 
 def _tag(tag: dict[str, Any], source: str) -> TagIdioms:

@@ -9,7 +9,7 @@ Tags come from three places:
 | tags | decided by |
 |---|---|
 | RH-1, RH-2, RH-6, RH-7, RH-9, RH-11 (an update switch), RH-12, RH-13 | idioms on added lines (`idioms.yaml`) |
-| RH-3, RH-4, RH-5, RH-8, RH-10 | removed lines weighed against added ones (`compare.py`) |
+| RH-3, RH-4, RH-5, RH-8, RH-10, RH-12 (a scope narrowed) | removed lines weighed against added ones (`compare.py`) |
 | RH-8, RH-7 (coverage left out) | lint, type-check and coverage configs read whole, before and after (`configs.py`) |
 | RH-3 (a test file deleted), RH-11 (a snapshot changed), RH-15? | the files the change touches |
 
@@ -79,6 +79,8 @@ def inventory(change: Change, idioms: Idioms, read: configs.Read | None = None) 
     files the change touches be read whole, for what loosens them (configs.py)."""
     moves = {changed.path: _Moved(changed) for changed in change.files}
     relaxed = _relaxed_thresholds(change, idioms, moves, read)
+    for where, narrowed in _narrowed(change, idioms, moves).items():
+        relaxed.setdefault(where, set()).update(narrowed)
     if read is not None:
         for where, loosened in configs.relaxed(change, idioms.configs, read).items():
             relaxed.setdefault(where, set()).update(loosened)
@@ -276,6 +278,23 @@ def _relaxed_thresholds(
         if setting.key in keys:
             relaxed.setdefault((path, index), set()).add(setting.tag)
     return relaxed
+
+
+def _narrowed(change: Change, idioms: Idioms, moves: dict[str, _Moved]) -> dict[tuple[str, int], set[str]]:
+    """RH-12 for every hunk, by (path, hunk index), that removes a test command's whole scope
+    (`go test ./...`) that no CI or configuration line the change adds, in any file, runs again."""
+    if not idioms.narrowed:
+        return {}
+    removed: list[tuple[str, int, set[tuple[str, str]]]] = []
+    kept: set[tuple[str, str]] = set()
+    for changed in change.files:
+        if changed.kind not in CONFIG_KINDS:
+            continue
+        moved = moves[changed.path]
+        for index, hunk in enumerate(changed.hunks):
+            removed.append((changed.path, index, compare.scopes(moved.gone(hunk.removed), idioms.narrowed)))
+            kept |= compare.scopes(moved.new(hunk.added), idioms.narrowed)
+    return {(path, index): {"RH-12"} for path, index, lost in removed if lost - kept}
 
 
 def _carries(tag: TagIdioms, language: str | None, added: list[str], removed: list[str]) -> bool:
