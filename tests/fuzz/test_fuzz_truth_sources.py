@@ -87,4 +87,5 @@ def test_a_large_truth_source_is_read_in_memory_bounded_by_its_size(name: str, d
     big = data * copies
     with peak_memory() as peak, contextlib.suppress(Unreadable):
         keys(name, big)
-    assert peak() < 64 * len(big) + 4 * 1024 * 1024, f"{peak():,} bytes held reading {len(big):,}"
+    bound = min(64 * len(big) + 4 * 1024 * 1024, 256 * 1024 * 1024)  # and never past what a reader may hold
+    assert peak() < bound, f"{peak():,} bytes held reading {len(big):,}"
