@@ -18,6 +18,7 @@ from evidence_gate.criteria_source import (
     Criterion,
     TaggedTests,
     criteria_from_body,
+    parked_items,
     read_body,
 )
 from evidence_gate.errors import UsageError
@@ -193,6 +194,19 @@ def test_a_checklist_after_a_mismatched_fence_is_read_as_github_renders_it() -> 
     # GitHub shows the heading and its checklist, so they are criteria.
     body = "Notes\n\n````\n```\n````\n\n## Acceptance criteria\n- [ ] refunds are logged\n- [ ] totals round down\n"
     assert [c.text for c in criteria_from_body(body, "body")] == ["refunds are logged", "totals round down"]
+
+
+def test_a_later_heading_nested_in_the_criteria_parks_its_items() -> None:
+    """`### Later` under the acceptance criteria holds parked work: its items are not criteria (they
+    were, and a parked item with no test failed the plan), and a heading after it at its level ends it."""
+    body = (
+        "## Acceptance criteria\n- [ ] [S-1#1] refunds are logged\n\n"
+        "### Later\n- [ ] [S-1#2] refunds are emailed\n\n#### Maybe\n- [ ] [S-1#3] refunds are printed\n\n"
+        "### Also\n- [ ] [S-1#4] totals round down\n\n## Notes\n- [ ] not a criterion\n"
+    )
+    criteria = [c.text for c in criteria_from_body(body, "body")]
+    assert criteria == ["[S-1#1] refunds are logged", "[S-1#4] totals round down"]
+    assert parked_items(body) == ("[S-1#2] refunds are emailed", "[S-1#3] refunds are printed")
 
 
 def test_a_heading_inside_an_html_comment_or_indented_code_is_not_the_checklist() -> None:

@@ -76,11 +76,14 @@ def read_body(path: Path) -> str:
 def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
     """The task-list items under the first "Acceptance criteria" heading, up to the next heading of
     the same or a higher level, as GitHub renders the body: it is parsed as CommonMark, so a heading
-    or an item inside a code block, an HTML comment or a mismatched fence is what GitHub shows it as."""
+    or an item inside a code block, an HTML comment or a mismatched fence is what GitHub shows it as.
+    The items under a `Later` or `Parked` heading nested in that section are parked work, not
+    criteria (`parked_items` reads them)."""
     if len(body) > MAX_BODY_CHARACTERS:
         raise UsageError(f"{source}: {len(body):,} characters; more than a pull request body holds")
     tokens = _MARKDOWN.parse(body)
     level: int | None = None
+    parked: int | None = None  # the level of the nested `Later` heading the items are under, if any
     found: list[Criterion] = []
     for index, token in enumerate(tokens):
         if token.type == "heading_open":
@@ -90,7 +93,9 @@ def criteria_from_body(body: str, source: str) -> tuple[Criterion, ...]:
             title = tokens[index + 1].content.strip().rstrip(":").strip().lower()
             if level is None and title == _TITLE:
                 level = heading_level
-        elif level is not None and token.type == "inline" and _opens_list_item(tokens, index):
+            elif level is not None and (parked is None or heading_level <= parked):
+                parked = heading_level if title in _LATER else None
+        elif level is not None and parked is None and token.type == "inline" and _opens_list_item(tokens, index):
             item = _TASK.match(token.content.split("\n", 1)[0])
             if item:
                 found.append(Criterion(number=len(found) + 1, text=item.group("text")))
