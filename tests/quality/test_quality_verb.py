@@ -8,6 +8,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from evidence_gate.cli import main
 from evidence_gate.ledger_document import from_document
 from evidence_gate.render import render_report
@@ -47,11 +49,14 @@ def feature(repo: Repo) -> None:
     )
 
 
-def test_a_clean_change_passes_every_check_with_its_evidence(repo: Repo) -> None:
+def test_a_clean_change_passes_every_check_with_its_evidence(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
     python_project(repo)
     feature(repo)
+    capsys.readouterr()
     result = quality(repo, "--base", "HEAD~1")
     assert (result.code, verdict(result.out)) == (0, "PASS"), result.out
+    assert capsys.readouterr().err.startswith("Running quality gate checks against baseline metrics.\n")
+    assert not result.out.startswith("Running")  # the report is all of standard output
     assert report_checks(result.out) == {
         1: "PASS",
         2: "PASS",

@@ -12,6 +12,7 @@ read from.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -35,6 +36,7 @@ from evidence_gate.workspace import write_user_file
 NAME = "quality"
 HELP = "every numbered check, run here with the project's own tools -> the quality-gate report"
 EXIT_STAGNATION = 3
+START_LINE = "Running quality gate checks against baseline metrics."
 EXITS = {Verdict.PASS: EXIT_OK, Verdict.BLOCKED: EXIT_CHECK_FAILED, Verdict.STAGNATION: EXIT_STAGNATION}
 EPILOG = (
     "Runs the type checker, the linter, the smoke commands and (without --reports) the test command, each as"
@@ -63,6 +65,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> int:
+    # The run's first words, as the seed's gate prints them; on standard error, so the report (or the
+    # JSON) is all of standard output.
+    print(START_LINE, file=sys.stderr, flush=True)
     effects = effects_for(Path(args.repo), environ)
     flags = {
         "base": args.base,
