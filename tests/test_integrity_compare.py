@@ -5,6 +5,7 @@ audit."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 import pytest
 
@@ -445,6 +446,13 @@ def test_a_raised_test_timeout_is_tagged(repo: Repo, before: str, after: str, ex
     assert [hunk_tags for _, hunk_tags in tags(found)] == [expected]
 
 
+def path_tags(repo: Repo, project: Mapping[str, str], path: str, before: str, after: str) -> list[tuple[str, ...]]:
+    """The tags of each hunk of `path`, in a real repository of `project` whose change turns `before` into `after`."""
+    first = repo.commit("base", {**project, path: before})
+    repo.commit("head", {path: after})
+    return [hunk_tags for hunk_path, hunk_tags in tags(inventory_between(repo, first)) if hunk_path == path]
+
+
 GITLAB_CI = "test:\n  script:\n    - bundle exec rspec\n"
 
 
@@ -475,12 +483,8 @@ def test_retries_added_or_raised_are_tagged(
 ) -> None:
     """RH-13: retries have a default of none, so a new `retry:` raises it; moved with its value, or
     lowered, it relaxes nothing."""
-    first = repo.commit("base", {**LANGUAGES["ruby"], path: before})
-    repo.commit("head", {path: after})
-    found = inventory_between(repo, first)
-    assert sorted({tag for hunk_path, hunk_tags in tags(found) if hunk_path == path for tag in hunk_tags}) == list(
-        expected
-    ), tags(found)
+    found = path_tags(repo, LANGUAGES["ruby"], path, before, after)
+    assert sorted({tag for hunk_tags in found for tag in hunk_tags}) == list(expected), found
 
 
 SUREFIRE = (
@@ -551,10 +555,7 @@ def test_test_selection_narrowed_in_a_build_file_is_tagged(
     repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
 ) -> None:
     """RH-12: tests left out by the build (Surefire's excludes) or by the command that runs them."""
-    first = repo.commit("base", {**LANGUAGES[stack], path: before})
-    repo.commit("head", {path: after})
-    found = inventory_between(repo, first)
-    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+    assert path_tags(repo, LANGUAGES[stack], path, before, after) == [expected]
 
 
 JEST_IGNORE = "module.exports = {\n  testEnvironment: 'node',\n  verbose: true,\n};\n"
@@ -619,10 +620,7 @@ def test_config_relaxations_of_the_kinds_once_missed_are_tagged(
     repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
 ) -> None:
     project = {**LANGUAGES[stack], "index.js": "module.exports = 1;\n"} if stack == "node" else LANGUAGES[stack]
-    first = repo.commit("base", {**project, path: before})
-    repo.commit("head", {path: after})
-    found = inventory_between(repo, first)
-    assert [hunk_tags for hunk_path, hunk_tags in tags(found) if hunk_path == path] == [expected]
+    assert path_tags(repo, project, path, before, after) == [expected]
 
 
 def test_go_test_of_every_package_moved_from_the_makefile_to_a_workflow_is_no_tag(repo: Repo) -> None:
