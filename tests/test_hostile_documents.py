@@ -157,3 +157,18 @@ def test_a_ledger_schema_error_quotes_only_the_start_of_a_huge_value(
     result = merge_ledger(cli, tmp_path, json.dumps(document).encode())
     assert_one_line_error(result, "not a valid ledger: stack: 'vvv", "more characters) is too long")
     assert "v" * (MAX_QUOTED + 1) not in result.err
+
+
+@pytest.mark.parametrize(
+    ("value", "phrase"),
+    [
+        ("1" * 5_000, "a number of 5,000 characters"),
+        (":".join(["1"] * 30_000), "a number of 59,999 characters"),  # sexagesimal: quadratic to read
+        ("2001-13-45", "month must be in 1..12"),
+    ],
+)
+def test_a_config_value_python_cannot_read_is_a_one_line_error(
+    tmp_path: Path, cli: Callable[..., CliResult], value: str, phrase: str
+) -> None:
+    result = config_run(cli, tmp_path, f"reports: {value}\n")
+    assert_one_line_error(result, "evidence-gate.yml", phrase)

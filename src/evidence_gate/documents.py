@@ -20,6 +20,7 @@ from evidence_gate.workspace import open_resolved, read_at_most
 
 MAX_DEPTH = 64
 MAX_QUOTED = 200
+MAX_NUMBER_CHARACTERS = 4_300  # the digits Python's int() reads from text by default
 
 
 def clipped(text: str, limit: int = MAX_QUOTED) -> str:
@@ -77,6 +78,8 @@ def load_yaml(data: bytes, source: str, error: type[EvidenceGateError]) -> Any:
         raise error(f"{source}: not UTF-8 ({problem.reason} at byte {problem.start})") from problem
     except yaml.YAMLError as problem:
         raise error(f"{source}: not valid YAML ({clipped(str(problem))})") from problem
+    except ValueError as problem:  # a well-formed scalar Python cannot hold: a date of month 13
+        raise error(f"{source}: cannot read its YAML ({clipped(str(problem))})") from problem
 
 
 def _depth(document: Any) -> int:
@@ -114,3 +117,19 @@ class _BoundedLoader(yaml.SafeLoader):
             return super().compose_node(parent, index)  # type: ignore[arg-type]  # the stubs' index type is too narrow
         finally:
             self._depth -= 1
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        """An integer no longer than Python reads from text: a longer one is refused before reading,
+        since a sexagesimal one (1:1:1:…) takes time quadratic in its length."""
+        if len(node.value) > MAX_NUMBER_CHARACTERS:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"a number of {len(node.value):,} characters; more than {MAX_NUMBER_CHARACTERS:,} are not read",
+                node.start_mark,
+            )
+        value: int = super().construct_yaml_int(node)
+        return value
+
+
+_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
