@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -202,18 +203,83 @@ def test_a_pull_request_dropping_a_frozen_test_from_the_record_fails(repo: Repo,
             "def test_refund():\n    assert True\n",
             "not red: `python -m pytest -rA tests/test_refund.py` ran 1 tests and none failed",
         ),
-        ("import missing_module\n\n\ndef test_refund():\n    assert False\n", "unjudged: "),
+        (
+            "def test_refund(:\n    assert False\n",
+            "unjudged: it did not load (SyntaxError: ",
+        ),
+        (
+            "import missing_module\n\n\ndef test_refund():\n    assert False\n",
+            "unjudged: it did not load (ModuleNotFoundError: No module named 'missing_module');"
+            " `missing_module` is named by pyproject.toml, so it exists: a missing dependency or another error,"
+            " not a name still to write",
+        ),
     ],
-    ids=["a passing test", "a test that does not load"],
+    ids=["a passing test", "a syntax error", "a missing dependency"],
 )
 def test_a_test_that_is_not_red_is_refused_and_nothing_written(
     repo: Repo, environ: dict[str, str], test: str, reason: str
 ) -> None:
-    repo.commit("tests", {"pyproject.toml": PYPROJECT, "tests/test_refund.py": test})
+    pyproject = PYPROJECT + "dependencies = ['missing_module']\n"
+    repo.commit("tests", {"pyproject.toml": pyproject, "tests/test_refund.py": test})
     code, out = evidence_gate("freeze", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ)
     assert code == 1
     assert out.startswith(f"not frozen: tests/test_refund.py: {reason}")
     assert not (repo.path / ".evidence-gate").exists()
+
+
+UNWRITTEN = "from shop import refund\n\n\ndef test_refund_is_logged():\n    assert refund(5) == 'logged 5'\n"
+CHARGE = "def charge(amount):\n    return amount\n"
+REFUND = CHARGE + "\n\ndef refund(amount):\n    return f'logged {amount}'\n"
+
+
+def test_a_red_test_importing_a_function_not_yet_written_is_frozen_as_not_loading_yet(
+    repo: Repo, environ: dict[str, str]
+) -> None:
+    repo.commit("red tests", {"pyproject.toml": PYPROJECT, "shop.py": CHARGE, "tests/test_refund.py": UNWRITTEN})
+    code, out = evidence_gate("freeze", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ)
+    assert code == 0, out
+    assert "tests/test_refund.py: red: does not load yet: `refund` is not written" in out
+    record = json.loads((repo.path / ".evidence-gate" / "red-tests.json").read_text(encoding="utf-8"))
+    assert record["frozen"] == ["tests/test_refund.py"]
+    assert record["kinds"] == {"tests/test_refund.py": "does not load yet"}
+    frozen = repo.commit("freeze the red tests")
+    repo.commit("write refund", {"shop.py": REFUND})
+    _, out = evidence_gate("inventory", "--repo", repo.path, "--base", frozen)
+    assert "FAIL" not in out
+    repo.commit("make it green", {"tests/test_refund.py": UNWRITTEN.replace("== 'logged 5'", "is not None")})
+    _, out = evidence_gate("inventory", "--repo", repo.path, "--base", frozen)
+    assert out.splitlines()[-1].startswith("FAIL frozen red test changed: tests/test_refund.py.")
+
+
+COMPILED = {
+    "go": {
+        "go.mod": "module example.com/shop\n\ngo 1.19\n",
+        "shop.go": "package shop\n\nfunc Charge(a int) int { return a }\n",
+        "shop_test.go": 'package shop\n\nimport "testing"\n\nfunc TestRefund(t *testing.T) {\n'
+        '\tif Refund(5) != "logged 5" {\n\t\tt.Fatal("no")\n\t}\n}\n',
+    },
+    "rust": {
+        "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/lib.rs": "pub fn charge(a: u32) -> u32 {\n    a\n}\n",
+        "tests/refund.rs": 'use shop::refund;\n\n#[test]\nfn refund_is_logged() {\n    assert_eq!(refund(5), "logged 5");\n}\n',
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("stack", "test", "name"), [("go", "shop_test.go", "Refund"), ("rust", "tests/refund.rs", "refund")]
+)
+def test_a_compiled_red_test_calling_a_function_not_yet_written_is_frozen(
+    repo: Repo, tmp_path: Path, stack: str, test: str, name: str
+) -> None:
+    if shutil.which("go" if stack == "go" else "cargo") is None and os.environ.get("CI") != "true":
+        pytest.skip("go is installed by scripts/test.sh as root; cargo comes with the machine")
+    environ = local_environment()
+    environ["CARGO_TARGET_DIR"] = str(tmp_path / "target")
+    repo.commit("red tests", COMPILED[stack])
+    code, out = evidence_gate("freeze", "--repo", repo.path, repo.path / test, environ=environ)
+    assert code == 0, out
+    assert f"{test}: red: does not load yet: `{name}` is not written" in out
 
 
 def test_a_criterion_tagged_on_no_failing_test_is_parked(repo: Repo, environ: dict[str, str]) -> None:

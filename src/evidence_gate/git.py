@@ -330,6 +330,17 @@ class Git:
             start = end + 1
         return found
 
+    def files_naming(self, word: str) -> tuple[str, ...]:
+        """The text files of the work tree, tracked or untracked (not ignored), that hold `word` as a
+        whole word. Git reads regular files only, never a symlink's target."""
+        result = self._run(
+            ["grep", "--untracked", "--fixed-strings", "--word-regexp", "--files-with-matches", "-z", "-I", "-e", word],
+            check=False,
+        )
+        if result.returncode not in (0, 1):
+            raise GitError(f"git grep failed: {_first_line(result.stderr)}")
+        return tuple(os.fsdecode(name) for name in result.stdout.split(b"\0") if name)
+
     def head_moved_at(self) -> float | None:
         """When HEAD last moved in this clone (checkout, commit, reset), from the reflog."""
         result = self._run(["log", "--walk-reflogs", "-1", "--format=%gd", "--date=unix", "HEAD"], check=False)

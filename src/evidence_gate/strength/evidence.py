@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 import jsonschema
 
@@ -26,6 +27,7 @@ from evidence_gate.summary.read import numbered_lines, read_source
 EXCERPT_LINES = 15
 EXCERPT_CHARS = 300
 ERROR_CHARS = 200  # the error line quoted in a reason
+MAX_NAMED = 20  # missing names kept from one run's output
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
@@ -168,6 +170,20 @@ class _ErrorLine:
         if not chosen:
             return None
         return chosen if len(chosen) <= ERROR_CHARS else chosen[: ERROR_CHARS - 1].rstrip() + "…"
+
+
+def why_not_loaded(output: Path, errors: RuntimeErrors) -> tuple[str | None, tuple[str, ...]]:
+    """Of a run that did not load: the line that says why (as a failing run's `error_line`), and the
+    names its `missing` patterns found, each once, in the order the run printed them."""
+    why = _ErrorLine(errors)
+    named: dict[str, None] = {}
+    for _, line in numbered_lines(output):
+        why.read(line)
+        for pattern in errors.missing:
+            found = pattern.search(line)
+            if found and len(named) < MAX_NAMED:
+                named[found.group("symbol")] = None
+    return why.line(), tuple(named)
 
 
 def _missing(line: str, errors: RuntimeErrors, new_symbols: frozenset[str]) -> str | None:
