@@ -251,6 +251,49 @@ def test_a_red_test_importing_a_function_not_yet_written_is_frozen_as_not_loadin
     assert out.splitlines()[-1].startswith("FAIL frozen red test changed: tests/test_refund.py.")
 
 
+def test_red_tests_frozen_inside_the_pull_request_are_held_from_their_record_on(
+    repo: Repo, environ: dict[str, str]
+) -> None:
+    """Test-first on the feature branch: the red test, its record, the fix, all commits of one pull
+    request. The fix passes; an edit to the test that also drops it from the record fails on both."""
+    base = repo.commit("base", {"pyproject.toml": PYPROJECT, "shop.py": CHARGE})
+    repo.commit("red tests", {"tests/test_refund.py": UNWRITTEN})
+    code, out = evidence_gate("freeze", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ)
+    assert code == 0, out
+    repo.commit("freeze the red tests")
+    repo.commit("write refund", {"shop.py": REFUND})
+    _, out = evidence_gate("inventory", "--repo", repo.path, "--base", base)
+    assert "FAIL" not in out
+    record = json.loads((repo.path / ".evidence-gate" / "red-tests.json").read_text(encoding="utf-8"))
+    repo.commit(
+        "make it green",
+        {
+            "tests/test_refund.py": UNWRITTEN.replace("== 'logged 5'", "is not None"),
+            ".evidence-gate/red-tests.json": json.dumps({**record, "frozen": [], "kinds": {}}),
+        },
+    )
+    _, out = evidence_gate("inventory", "--repo", repo.path, "--base", base)
+    failures = [line for line in out.splitlines() if line.startswith("FAIL ")]
+    assert failures == [
+        "FAIL the pull request removes frozen tests from .evidence-gate/red-tests.json: tests/test_refund.py",
+        "FAIL frozen red test changed: tests/test_refund.py. Make it pass by changing production code, and put the"
+        " test back as it was.",
+    ]
+
+
+def test_a_record_deleted_later_in_the_pull_request_fails(repo: Repo, environ: dict[str, str]) -> None:
+    base = repo.commit("base", {"pyproject.toml": PYPROJECT, "shop.py": CHARGE})
+    repo.commit("red tests", {"tests/test_refund.py": UNWRITTEN})
+    assert evidence_gate("freeze", "--repo", repo.path, repo.path / "tests/test_refund.py", environ=environ)[0] == 0
+    repo.commit("freeze the red tests")
+    (repo.path / ".evidence-gate" / "red-tests.json").unlink()
+    deleted = repo.commit("drop the record")
+    _, out = evidence_gate("inventory", "--repo", repo.path, "--base", base)
+    assert out.splitlines()[-1] == (
+        f"FAIL commit {deleted[:12]} deletes .evidence-gate/red-tests.json, which froze 1 red tests"
+    )
+
+
 COMPILED = {
     "go": {
         "go.mod": "module example.com/shop\n\ngo 1.19\n",
@@ -261,7 +304,9 @@ COMPILED = {
     "rust": {
         "Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n',
         "src/lib.rs": "pub fn charge(a: u32) -> u32 {\n    a\n}\n",
-        "tests/refund.rs": 'use shop::refund;\n\n#[test]\nfn refund_is_logged() {\n    assert_eq!(refund(5), "logged 5");\n}\n',
+        "tests/refund.rs": (
+            'use shop::refund;\n\n#[test]\nfn refund_is_logged() {\n    assert_eq!(refund(5), "logged 5");\n}\n'
+        ),
     },
 }
 

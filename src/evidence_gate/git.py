@@ -190,6 +190,14 @@ class Git:
         """Whether `ancestor` is `commit` or lies in its history."""
         return self._run(["merge-base", "--is-ancestor", ancestor, commit], check=False).returncode == 0
 
+    def commits_changing(self, base: str, head: str, path: PurePosixPath, limit: int) -> tuple[str, ...] | None:
+        """The commits of `base..head` that change `path`, oldest first; None when more than `limit` do."""
+        output = self._run(
+            ["rev-list", "--topo-order", f"--max-count={limit + 1}", f"{base}..{head}", "--", path.as_posix()]
+        ).stdout
+        commits = output.decode().split()
+        return None if len(commits) > limit else tuple(reversed(commits))
+
     def paths_changed(self, old: str, new: str, paths: Iterable[str]) -> tuple[str, ...]:
         """Which of `paths` differ between the two commits (changed, deleted or renamed away)."""
         wanted = list(paths)

@@ -9,9 +9,11 @@ A frozen file is red because a test of it fails, or, named in `kinds`, because i
 it imports a name the change has still to write.
 
 From then on a change to a frozen path between the record's commit and the head is RH-14, a gate
-failure, whoever made it. So is a record whose commit is not in the head's history, and a pull
-request that edits the record after the fact: the base commit's record governs (its paths and its
-commit), and a path it froze that the head's record drops is a failure said as such.
+failure, whoever made it. So is a record whose commit is not in the head's history, and a record
+edited after the fact. Every version of the record counts: the base's and each one a commit of the
+pull request writes, each from its commit on, so red tests frozen on the feature branch are held
+as those frozen on the base; a path any version froze that a later one drops, or a record deleted,
+is a failure said as such.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from evidence_gate.git import Git
 
 RECORD = PurePosixPath(".evidence-gate/red-tests.json")
 MAX_RECORD_BYTES = 1024 * 1024
+MAX_RECORD_VERSIONS = 200  # commits of one pull request that change the record, each read
 FROZEN_CHANGED = "RH-14"
 NOT_LOADING_YET = "does not load yet"  # the kind of a red test that imports a name not written yet
 _SCHEMA: dict[str, Any] = {
@@ -129,25 +132,43 @@ def record_json(record: FrozenRecord) -> str:
 
 
 def check_frozen(git: Git, base: str, head: str) -> FrozenCheck:
-    """The frozen tests against the head: the base commit's record governs where it has one."""
-    at_base, at_head = git.file_at(base, RECORD), git.file_at(head, RECORD)
-    if at_base is None and at_head is None:
+    """The frozen tests against the head. Every record counts from its commit on: the base's, and
+    each one a commit of the pull request writes (test-first work freezes on the feature branch). A
+    path once frozen stays frozen: a later version of the record that drops it, or deletes the
+    record, fails as a record edited after the fact."""
+    commits = git.commits_changing(base, head, RECORD, MAX_RECORD_VERSIONS)
+    if commits is None:
+        return FrozenCheck(
+            record=None,
+            problems=(f"more than {MAX_RECORD_VERSIONS} commits of the pull request change {RECORD}: not judged",),
+        )
+    versions = [("the base", git.file_at(base, RECORD))]
+    versions += [(f"commit {commit[:12]}", git.file_at(commit, RECORD)) for commit in commits]
+    if all(data is None for _, data in versions):
         return FrozenCheck(record=None)
-    try:
-        where = "the base" if at_base is not None else "the head"
-        governing = parse_record(at_base if at_base is not None else at_head or b"", f"{RECORD} at {where}")
-        current = parse_record(at_head, f"{RECORD} at head") if at_head is not None else None
-    except UsageError as error:
-        return FrozenCheck(record=None, problems=(f"the freeze record cannot be read: {error.one_line()}",))
-    problems = []
-    if current is None:
-        problems.append(f"the pull request deletes {RECORD}, which froze {len(governing.frozen)} red tests")
-    else:
-        dropped = sorted(set(governing.frozen) - set(current.frozen))
+    since: dict[str, str] = {}  # each frozen path -> the commit of the first record that froze it
+    governing: FrozenRecord | None = None
+    problems: list[str] = []
+    for where, data in versions:
+        if data is None:
+            if since:
+                problems.append(f"{where} deletes {RECORD}, which froze {len(since)} red tests")
+            continue
+        try:
+            record = parse_record(data, f"{RECORD} at {where}")
+        except UsageError as error:
+            problems.append(f"the freeze record cannot be read: {error.one_line()}")
+            continue
+        governing = governing or record
+        dropped = sorted(set(since) - set(record.frozen))
         if dropped:
             problems.append(f"the pull request removes frozen tests from {RECORD}: {', '.join(dropped[:5])}")
-    if not git.is_ancestor(governing.commit, head):
-        problems.append(f"the freeze record's commit {governing.commit[:12]} is not an ancestor of the head")
-        return FrozenCheck(record=governing, problems=tuple(problems))
-    changed = git.paths_changed(governing.commit, head, governing.frozen)
-    return FrozenCheck(record=governing, changed=changed, problems=tuple(problems))
+        if not git.is_ancestor(record.commit, head):
+            problems.append(f"the freeze record's commit {record.commit[:12]} is not an ancestor of the head")
+            continue
+        for path in record.frozen:
+            since.setdefault(path, record.commit)
+    changed: list[str] = []
+    for commit in dict.fromkeys(since.values()):
+        changed += git.paths_changed(commit, head, [path for path, first in since.items() if first == commit])
+    return FrozenCheck(record=governing, changed=tuple(dict.fromkeys(changed)), problems=tuple(dict.fromkeys(problems)))
