@@ -114,6 +114,32 @@ def test_javascript_lint_is_the_lint_script_else_eslint_by_its_config(tmp_path: 
     )
 
 
+ESLINT_CONFIGS = [
+    "eslint.config.js",
+    "eslint.config.mjs",
+    "eslint.config.cjs",
+    "eslint.config.ts",
+    ".eslintrc",
+    ".eslintrc.json",
+    ".eslintrc.js",
+    ".eslintrc.yml",
+]
+
+
+@pytest.mark.parametrize("name", ESLINT_CONFIGS)
+def test_an_eslint_config_without_a_lint_script_takes_eslint_and_a_lint_script_stays_the_choice(
+    tmp_path: Path, name: str
+) -> None:
+    manifest: dict[str, object] = {"name": "api", "main": "index.js", "scripts": {"test": "node --test"}}
+    lint = tools(tmp_path, {"package.json": json.dumps(manifest), "index.js": "", name: ""})["lint"]
+    assert (lint.tool, lint.why) == ("eslint", f"eslint: {name}")
+    assert lint.command == 'npx --no-install eslint . 2>&1; echo "EXIT_CODE=$?"'
+    manifest["scripts"] = {"test": "node --test", "lint": "eslint src"}
+    lint = tools(tmp_path, {"package.json": json.dumps(manifest)})["lint"]
+    assert (lint.tool, lint.why) == ("lint script", "lint script: scripts.lint in package.json")
+    assert tools(tmp_path, {"tsconfig.json": "{}", "src/cart.ts": ""})["lint"].tool == "lint script"
+
+
 def test_ruby_without_sorbet_or_steep_has_no_type_checker_and_with_one_takes_it(tmp_path: Path) -> None:
     typecheck = tools(tmp_path, {"Gemfile": "source 'https://rubygems.org'\n"})["typecheck"]
     assert not typecheck.applies and typecheck.why.startswith("Ruby has no type checker of its own")

@@ -4,9 +4,9 @@
 #   tests/fixtures/tools/<tool>/<case>.log   the tool's output under the capture protocol,
 #                                            `<command> 2>&1; echo "EXIT_CODE=$?"`
 # Each case's project is written below into a throwaway directory under /tmp. mypy and ruff come
-# from pip at pinned versions; go vet and cargo check/clippy from this machine's toolchains, when
-# they are there (a missing one is skipped, saying so); flake8 and pylint from pip, eslint, tsc and
-# pyright from npm, when node is there. expected.json is maintained by hand. Absolute paths in the
+# from pip at pinned versions; go vet, golangci-lint (2.15.0 here) and cargo check/clippy from this
+# machine's toolchains, when they are there (a missing one is skipped, saying so); flake8 and pylint
+# from pip, eslint, tsc and pyright from npm, when node is there. expected.json is maintained by hand. Absolute paths in the
 # output are shortened to the project's (`/tmp/.../errors/` removed) where a reader sees them
 # relative, and kept as `/checkout/shop/` where the tool prints them absolute.
 set -euo pipefail
@@ -103,8 +103,24 @@ if command -v go >/dev/null; then
   protocol "$g/errors" "$out/go-vet/errors.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
   protocol "$g/undefined" "$out/go-vet/undefined.log" env GOFLAGS=-mod=mod GOPROXY=off go vet ./...
   sed -i "s#$g/errors/##g" "$out/go-vet/errors.log"
+  # golangci-lint's default output: each issue's `path:line:col: message (linter)`, its source line
+  # and a caret, then `N issues:` and a line per linter; `0 issues.` when clean.
+  if command -v golangci-lint >/dev/null; then
+    mkdir -p "$g/lint-clean" "$g/lint-errors"
+    for c in lint-clean lint-errors; do
+      printf 'module example.com/shop\n\ngo 1.19\n' > "$g/$c/go.mod"
+      printf 'version: "2"\nlinters:\n  default: standard\n' > "$g/$c/.golangci.yml"
+    done
+    printf 'package shop\n\nimport "os"\n\n// Clean removes the file.\nfunc Clean(name string) error { return os.Remove(name) }\n' > "$g/lint-clean/shop.go"
+    printf 'package shop\n\nimport "os"\n\n// Clean removes the file.\nfunc Clean(name string) {\n\tos.Remove(name)\n}\n\nfunc unused() int { return 1 }\n' > "$g/lint-errors/shop.go"
+    fresh_dir "$out/golangci-lint"
+    protocol "$g/lint-clean" "$out/golangci-lint/clean.log" env GOFLAGS=-mod=mod GOPROXY=off golangci-lint run ./...
+    protocol "$g/lint-errors" "$out/golangci-lint/errors.log" env GOFLAGS=-mod=mod GOPROXY=off golangci-lint run ./...
+  else
+    echo "== golangci-lint is not installed: golangci-lint fixtures left as they are"
+  fi
 else
-  echo "== go is not installed: go-vet fixtures left as they are"
+  echo "== go is not installed: go-vet and golangci-lint fixtures left as they are"
 fi
 
 # ---------------------------------------------------------------- cargo check / clippy

@@ -45,6 +45,11 @@ class MarkerSet:
     load_error: tuple[re.Pattern[str], ...]
     skipped: tuple[re.Pattern[str], ...]
     exit_marker: re.Pattern[str]
+    # A test binary's own run, from an opening line to the closing line that follows (cargo's
+    # `Running` to libtest's `test result:`): the load-error lines printed inside one are its tests'
+    # output (a probe they compiled), for the binary ran and reported. One that never closes keeps them.
+    reported_opens: tuple[re.Pattern[str], ...] = ()
+    reported_closes: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +109,8 @@ def markers_for(
         load_error=_union(a.markers.load_error for a in adapters) if claim is Claim.TEST else (),
         skipped=_union(a.markers.skipped for a in adapters) if claim is Claim.TEST else (),
         exit_marker=exit_from.markers.exit_marker,
+        reported_opens=_union(a.markers.reported_opens for a in adapters) if claim is Claim.TEST else (),
+        reported_closes=_union(a.markers.reported_closes for a in adapters) if claim is Claim.TEST else (),
     )
 
 
@@ -123,9 +130,11 @@ def _caller_regex(pattern: str, flag: str) -> re.Pattern[str]:
 
 
 def scan_log(path: Path, markers: MarkerSet) -> MarkerScan:
-    """One pass over the log, in bounded memory; lines are cleaned as for summaries (no colours)."""
+    """One pass over the log, in bounded memory; lines are cleaned as for summaries (no colours).
+    A load-error line inside a test binary's reported run is not a hit (see `MarkerSet`)."""
     hits: list[MarkerHit] = []
     counts = dict.fromkeys(MarkerKind, 0)
+    reported = _ReportedRun(markers)
     exit_code: int | None = None
     exit_line: MarkerHit | None = None
     number = 0
@@ -145,12 +154,57 @@ def scan_log(path: Path, markers: MarkerSet) -> MarkerScan:
             )
         if exit_match:
             _record(hits, counts, MarkerKind.EXIT, markers.exit_marker.pattern, number, line)
+        reported.read(line, hits, counts)
         for kind, patterns in groups:
             for pattern in patterns:
                 if pattern.search(line):
-                    _record(hits, counts, kind, pattern.pattern, number, line)
+                    if kind is not MarkerKind.LOAD_ERROR or not reported.hold(pattern.pattern, number, line):
+                        _record(hits, counts, kind, pattern.pattern, number, line)
                     break
+    reported.settle(hits, counts)
+    hits.sort(key=lambda hit: hit.line_number)  # a run's held lines that stand are recorded once it ends
     return MarkerScan(hits=tuple(hits), exit_code=exit_code, lines=number, exit_line=exit_line)
+
+
+class _ReportedRun:
+    """The load-error lines of the test binary's run open now, held until it closes (they are its
+    output, dropped) or never does: another run opens, or the log ends (they stand). At most
+    `MAX_HITS_PER_KIND` are held; the rest are counted."""
+
+    def __init__(self, markers: MarkerSet) -> None:
+        self._opens = markers.reported_opens
+        self._closes = markers.reported_closes
+        self._open = False
+        self._held: list[tuple[str, int, str]] = []
+        self._more = 0
+
+    def read(self, line: str, hits: list[MarkerHit], counts: dict[MarkerKind, int]) -> None:
+        if not self._opens:
+            return
+        if any(pattern.search(line) for pattern in self._opens):
+            self.settle(hits, counts)
+            self._open = True
+        elif self._open and any(pattern.search(line) for pattern in self._closes):
+            self._held.clear()
+            self._more = 0
+            self._open = False
+
+    def hold(self, pattern: str, number: int, line: str) -> bool:
+        if not self._open:
+            return False
+        if len(self._held) < MAX_HITS_PER_KIND:
+            self._held.append((pattern, number, line))
+        else:
+            self._more += 1
+        return True
+
+    def settle(self, hits: list[MarkerHit], counts: dict[MarkerKind, int]) -> None:
+        for pattern, number, line in self._held:
+            _record(hits, counts, MarkerKind.LOAD_ERROR, pattern, number, line)
+        counts[MarkerKind.LOAD_ERROR] += self._more
+        self._held.clear()
+        self._more = 0
+        self._open = False
 
 
 def _judged_part(line: str) -> str:

@@ -77,10 +77,10 @@ def python_project(repo: Repo, *, tools: Sequence[str] = TOOLS) -> str:
     )
 
 
-def quality(repo: Repo, *args: str | os.PathLike[str]) -> Result:
+def quality(repo: Repo, *args: str | os.PathLike[str], path: str = SYSTEM_PATH) -> Result:
     """`evidence-gate quality` in the project, as a developer runs it: their PATH, no CI."""
     out = io.StringIO()
-    environ = {**local_environment(), "PATH": SYSTEM_PATH}
+    environ = {**local_environment(), "PATH": path}
     code = main(
         ["quality", "--repo", os.fspath(repo.path), *(os.fspath(arg) for arg in args)], out=out, environ=environ
     )

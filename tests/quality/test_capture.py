@@ -22,6 +22,21 @@ CASES = {
     "ruff/concise.log": (1, 2, "shop.py:1:8: F401 [*] `os` imported but unused"),
     "go-vet/clean.log": (0, 0, None),
     "go-vet/errors.log": (2, 2, "./shop.go:5:35: fmt.Sprintf format %s has arg n of wrong type int"),
+    "golangci-lint/clean.log": (0, 0, None),  # `0 issues.`
+    # `2 issues:` and a line per linter: the count is the summary's, the lines under each issue are none
+    "golangci-lint/errors.log": (1, 2, "shop.go:7:11: Error return value of `os.Remove` is not checked (errcheck)"),
+    "eslint/stylish.log": (1, 2, "1:7  error    'unused' is assigned a value but never used  no-unused-vars"),
+    "eslint/unix.log": (
+        1,
+        2,
+        "/checkout/shop/src/shop.js:1:7: 'unused' is assigned a value but never used. [Error/no-unused-vars]",
+    ),
+    "eslint/compact.log": (
+        1,
+        2,
+        "/checkout/shop/src/shop.js: line 1, col 7, Error - 'unused' is assigned a value but never used."
+        " (no-unused-vars)",
+    ),
     "cargo/warnings.log": (0, 1, "warning: unused variable: `unused`"),
     "cargo/check-warnings.log": (0, 1, "warning: unused variable: `unused`"),  # a linter's unit: the warning
     "cargo/check-error.log": (101, 1, "warning: unnecessary parentheses around assigned value"),

@@ -34,6 +34,8 @@ CASES: dict[str, list[tuple[str | None, int | None]]] = {
     "go-vet/clean.log": [],
     "go-vet/errors.log": [("./shop.go", 5), ("./shop.go", 7)],  # the `# pkg` header is none
     "go-vet/undefined.log": [("./shop.go", 3)],  # `vet: ` before it
+    "golangci-lint/clean.log": [],
+    "golangci-lint/errors.log": [("shop.go", 7), ("shop.go", 10)],  # the source line and caret under each are none
     "cargo/warnings.log": [("src/lib.rs", 2)],  # `warning: …` placed by its `-->` line
     "cargo/check-warnings.log": [("src/lib.rs", 2)],
     "cargo/check-error.log": [("src/lib.rs", 2), ("src/lib.rs", 3)],  # a warning, then the error

@@ -185,3 +185,40 @@ def test_a_go_mod_that_is_a_symlink_is_not_followed(repo: Repo, cli: Callable[..
     (test,) = document["tests"]
     assert (test["verdict"], code) == ("not-run", 4)
     assert test["reason"] == "go.mod is a symbolic link: not followed, so its replacements cannot be checked"
+
+
+PROBE_TEST = """use std::process::Command;
+
+#[test]
+fn taxed_and_probed() {
+    // a probe the way build scripts and feature detectors write one: rustc prints its errors
+    let dir = std::env::temp_dir().join(format!("shop-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("probe.rs");
+    std::fs::write(&source, "extern crate missing_crate;\\nfn main() {}\\n").unwrap();
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
+    let status = Command::new(rustc).arg("--out-dir").arg(&dir).arg(&source).status().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!status.success(), "the probe's crate is missing");
+    assert_eq!(shop::cart::total(&[10]), 12);
+}
+"""
+
+
+def test_rust_a_test_whose_probe_prints_rustc_errors_is_judged_by_its_result(
+    repo: Repo, cli: Callable[..., CliResult]
+) -> None:
+    base = repo.commit(
+        "base", {"Cargo.toml": CARGO, ".gitignore": "target/\n", "src/lib.rs": LIB, "src/cart.rs": RUST_CART}
+    )
+    weak = PROBE_TEST.replace("taxed_and_probed", "empty_and_probed").replace("&[10]), 12", "&[]), 0")
+    repo.commit("head", {"src/cart.rs": RUST_TAXED, "tests/probe.rs": PROBE_TEST, "tests/weak_probe.rs": weak})
+    code, document = strength(cli, repo, base, "--timeout-ms", "300000")
+    assert verdicts(document) == {"tests/probe.rs": "red", "tests/weak_probe.rs": "still-green"}, document
+    assert code == 1
+    for test in document["tests"]:
+        printed = test["base"]["head"] + test["base"]["tail"]
+        assert any(line.startswith("error[E0463]: can't find crate for `missing_crate`") for line in printed), test
+        assert test["base"]["load_error"] is None
+    probe = next(test for test in document["tests"] if test["path"] == "tests/probe.rs")
+    assert probe["base"]["counts"] == {"passed": 0, "failed": 1, "skipped": 0}

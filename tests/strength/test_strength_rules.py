@@ -265,6 +265,38 @@ def test_a_failing_run_s_error_line_is_its_language_s_first_then_any_error_then_
     assert passed.error_line is None  # only a failing run has one
 
 
+PROBE = ["error[E0463]: can't find crate for `missing_crate`", "error: aborting due to 1 previous error"]
+RUNNING = ["     Running tests/probe.rs (target/debug/deps/probe-0a1b)", "", "running 1 test"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "load_error"),
+    [
+        # the binary ran and reported: the probe's rustc errors are its test's output
+        ([*RUNNING, *PROBE, "test probed ... ok", "", "test result: ok. 1 passed; 0 failed; 0 ignored"], None),
+        (
+            [*RUNNING, *PROBE, "test probed ... FAILED", "test result: FAILED. 0 passed; 1 failed; 0 ignored"],
+            None,
+        ),
+        # compiled before any binary ran: the target did not build
+        (["   Compiling shop v0.1.0", *PROBE, 'error: could not compile `shop` (test "probe")'], PROBE[0]),
+        # the binary never reported: nothing says its test ran to a result
+        ([*RUNNING, *PROBE, "error: test failed, to rerun pass `--test probe`"], PROBE[0]),
+        ([*RUNNING, *PROBE, *RUNNING, "test result: ok. 1 passed; 0 failed; 0 ignored"], PROBE[0]),
+    ],
+)
+def test_rustc_errors_are_a_load_error_only_where_no_test_binary_reported(
+    tmp_path: Path, lines: list[str], load_error: str | None
+) -> None:
+    log = tmp_path / "run.log"
+    log.write_text("\n".join(lines) + "\n")
+    table = default_table()
+    markers = markers_for(table, Claim.TEST, (table.get("rust"),))
+    run = CommandRun(command="sh -c t", exit_code=1, output=log)
+    evidence = read_run(run, ("cargo-test",), markers, errors_for("rust"), frozenset(), command="t")
+    assert evidence.load_error == load_error
+
+
 def test_an_error_line_is_bounded(tmp_path: Path) -> None:
     log = tmp_path / "run.log"
     log.write_text("ImportError: " + "x" * 5000 + "\n")

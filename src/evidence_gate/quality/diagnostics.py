@@ -23,6 +23,7 @@ _SUMMARIES = (
     (re.compile(r"^Found (?P<n>\d+) errors?\b"), "any"),  # tsc, ruff
     (re.compile(r"^All checks passed!"), "any"),  # ruff, 0
     (re.compile(r"^✖ (?P<n>\d+) problems? \("), "any"),  # eslint
+    (re.compile(r"^(?P<n>\d+) problems?$"), "any"),  # eslint's unix and compact formats
     (re.compile(r"^(?P<n>\d+) issues?(?: found)?[.:]?\s*$"), "any"),  # golangci-lint, flake8 --count
     (re.compile(r"^Done linting! Found (?P<n>\d+) violations?"), "any"),  # swiftlint
     (re.compile(r"^\d+ files? inspected, (?P<n>\d+) offenses? detected"), "any"),  # rubocop

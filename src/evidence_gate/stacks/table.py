@@ -38,6 +38,9 @@ class Markers:
     skipped: tuple[re.Pattern[str], ...]
     load_error: tuple[re.Pattern[str], ...]
     exit_marker: re.Pattern[str]
+    # a test binary's run, from an opening line to its closing one: load-error lines inside are its output
+    reported_opens: tuple[re.Pattern[str], ...] = ()
+    reported_closes: tuple[re.Pattern[str], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -340,6 +343,8 @@ def _compile_adapter(raw: dict[str, Any], common: dict[str, Any], source: str) -
             skipped=c.regexes(markers["skipped"], "markers.skipped"),
             load_error=c.regexes(markers["load_error"], "markers.load_error"),
             exit_marker=c.regex(markers.get("exit_marker", common["exit_marker"]), "markers.exit_marker", "code"),
+            reported_opens=c.regexes(markers.get("reported", {}).get("opens", []), "markers.reported.opens"),
+            reported_closes=c.regexes(markers.get("reported", {}).get("closes", []), "markers.reported.closes"),
         ),
         parsers=tuple(raw["parsers"]),
         paths=PathPatterns(
