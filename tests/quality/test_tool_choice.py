@@ -100,7 +100,10 @@ def test_a_go_project_with_a_golangci_config_is_linted_by_golangci_lint_and_type
     assert "Error return value of `os.Remove` is not checked (errcheck)" in result.out
 
 
-ESLINT = shutil.which("eslint")
+# The pinned test tools' eslint (scripts/install-test-tools.sh), else one on PATH.
+ESLINT = shutil.which(
+    "eslint", path=str(Path(__file__).parents[2] / "tools" / "node_modules" / ".bin")
+) or shutil.which("eslint")
 NODE = shutil.which("node")
 ESLINT_CONFIG = 'export default [{ rules: { "no-unused-vars": "error", "no-console": "warn" } }];\n'
 CART_JS = "exports.total = (prices) => prices.reduce((a, b) => a + b, 0);\n"
@@ -110,7 +113,7 @@ CART_TEST = (
 )
 
 
-@pytest.mark.skipif(ESLINT is None or NODE is None, reason="eslint is not installed (npm install --global eslint@9)")
+@pytest.mark.skipif(ESLINT is None or NODE is None, reason="eslint is not installed (scripts/install-test-tools.sh)")
 def test_a_javascript_project_with_an_eslint_config_and_no_lint_script_is_linted_by_eslint(repo: Repo) -> None:
     """The project's own eslint, as `npm install` puts it in node_modules: here the installed one,
     linked in (its own dependencies are found where it lives)."""
