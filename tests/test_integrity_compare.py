@@ -950,7 +950,12 @@ def test_every_pattern_of_the_table_and_the_config_reader_runs_in_time_linear_in
     idioms = default_idioms()
     patterns = [
         *(p for tag in idioms.tags for side in (tag.added, tag.removed) for ps in side.values() for p in ps),
-        *(p for by in (idioms.definitions, idioms.assertions, idioms.vacuous) for ps in by.values() for p in ps),
+        *(
+            p
+            for by in (idioms.definitions, idioms.assertions, idioms.vacuous, idioms.weak)
+            for ps in by.values()
+            for p in ps
+        ),
         *(threshold.pattern for threshold in idioms.thresholds),
         *idioms.switched_off,
         *idioms.severity_error,
@@ -977,3 +982,60 @@ def test_every_pattern_of_the_table_and_the_config_reader_runs_in_time_linear_in
         if time.perf_counter() - started > 0.5:  # a quadratic reading of the 6,000 items takes seconds
             slow.append(("configs.settings", text[:40]))
     assert slow == []
+
+
+PY_EXACT = "from shop import total\n\n\ndef test_total():\n    assert total([2, 3]) == 5\n"
+JS_EXACT = "const { total } = require('../cart');\n\ntest('totals', () => {\n  expect(total([2, 3])).toBe(5);\n});\n"
+GO_EXACT = (
+    'package shop\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/assert"\n)\n\n'
+    "func TestTotal(t *testing.T) {\n\tassert.Equal(t, 5, Total(2, 3))\n}\n"
+)
+RS_EXACT = '#[test]\nfn totals() {\n    assert_eq!(shop::parse("5"), Some(5));\n}\n'
+WEAKENED = [
+    ("python", "tests/test_cart.py", PY_EXACT, ("== 5", " > 0"), ("RH-5",)),
+    ("python", "tests/test_cart.py", PY_EXACT, ("total([2, 3]) == 5", "total([2, 3]) is not None"), ("RH-5",)),
+    ("python", "tests/test_cart.py", PY_EXACT, ("assert total([2, 3]) == 5", "assert total([2, 3])"), ("RH-5",)),
+    ("node", "test/cart.test.js", JS_EXACT, (".toBe(5)", ".toBeGreaterThan(0)"), ("RH-5",)),
+    ("node", "test/cart.test.js", JS_EXACT, (".toBe(5)", ".toEqual(expect.any(Number))"), ("RH-5",)),
+    ("go", "cart_test.go", GO_EXACT, ("assert.Equal(t, 5, ", "assert.Positive(t, "), ("RH-5",)),
+    (
+        "rust",
+        "tests/parse.rs",
+        RS_EXACT,
+        ('assert_eq!(shop::parse("5"), Some(5))', 'assert!(shop::parse("5").is_some())'),
+        ("RH-5",),
+    ),
+    ("jvm", "src/test/java/CartTest.java", JAVA, ("assertEquals(2, 1 + 1)", "assertNotNull(1 + 1)"), ("RH-5",)),
+    ("ruby", "spec/cart_spec.rb", RSPEC, ("to eq(2)", "to be_truthy"), ("RH-5",)),
+    ("php", "tests/CartTest.php", PHPUNIT, ("assertSame(2, 1 + 1)", "assertGreaterThan(0, 1 + 1)"), ("RH-5",)),
+    ("dotnet", "tests/CartTests.cs", XUNIT, ("Assert.Equal(2, 1 + 1)", "Assert.True(1 + 1 > 0)"), ("RH-5",)),
+    (
+        "swift",
+        "Tests/CartTests.swift",
+        XCTEST,
+        ("XCTAssertEqual(1 + 1, 2)", "XCTAssertGreaterThan(1 + 1, 0)"),
+        ("RH-5",),
+    ),
+    # controls: an exact assertion kept in another exact form, and a weak one added beside the exact one
+    ("node", "test/cart.test.js", JS_EXACT, (".toBe(5)", ".toEqual(5)"), ()),
+    ("node", "test/cart.test.js", JS_EXACT, (".toBe(5);", ".toBe(5);\n  expect(total([])).toBeDefined();"), ()),
+    ("python", "tests/test_cart.py", PY_EXACT, ("== 5\n", "== 5\n    assert total([1]) > 0\n"), ()),
+    ("go", "cart_test.go", GO_EXACT, ("assert.Equal(t, 5, ", "assert.EqualValues(t, 5, "), ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("stack", "path", "before", "edit", "expected"),
+    WEAKENED,
+    ids=[f"{stack}: {old.strip()} -> {new.strip()}" for stack, _, _, (old, new), _ in WEAKENED],
+)
+def test_an_exact_expectation_given_way_to_a_weaker_one_is_tagged(
+    repo: Repo, stack: str, path: str, before: str, edit: tuple[str, str], expected: tuple[str, ...]
+) -> None:
+    """RH-5: `toBe(5)` become `toBeGreaterThan(0)` checks less and still passes; an exact form kept,
+    or a weak assertion added beside the exact one, is no relaxation. (A vacuous one added is RH-4.)"""
+    old, new = edit
+    assert old in before
+    project = {"rust": {"Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n'}}.get(stack) or LANGUAGES[stack]
+    found = path_tags(repo, project, path, before, before.replace(old, new))
+    assert sorted({tag for hunk_tags in found for tag in hunk_tags if tag != "RH-4"}) == list(expected), found

@@ -111,6 +111,7 @@ def idiom_targets() -> Iterator[Target]:
         ("definitions", idioms.definitions),
         ("assertions", idioms.assertions),
         ("vacuous", idioms.vacuous),
+        ("weak", idioms.weak),
     ):
         for language, patterns in table.items():
             for pattern in patterns:

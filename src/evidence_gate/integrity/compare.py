@@ -5,7 +5,8 @@ moves within a file already taken out of both, see tagger.py). Pure functions ov
 |---|---|
 | RH-3 test-removed | a file's test definitions fall in number (a rename keeps the number) |
 | RH-4 assertion-removed | a hunk's assertions fall in number, or an added one cannot fail |
-| RH-5 expectation-changed | a removed and an added assertion differ only in their literals |
+| RH-5 expectation-changed | a removed and an added assertion differ only in their literals, or an |
+| | exact assertion gives way to a weak one (`toBe(5)` to `toBeGreaterThan(0)`) |
 | RH-8 threshold-lowered | a gate's number moves the relaxing way, or every setting of it goes |
 | | (across the whole change); a setting switching a check off is added; a rule comes down from error |
 | RH-12 test-excluded | a test command's whole scope (`go test ./...`) is removed and run again nowhere |
@@ -48,14 +49,24 @@ def assertions_lost(removed: Sequence[str], added: Sequence[str], language: str 
 
 
 def expectation_changed(removed: Sequence[str], added: Sequence[str], language: str | None, idioms: Idioms) -> bool:
-    """RH-5: an assertion whose shape is kept and whose literals (the expected value) are not."""
+    """RH-5: an assertion whose shape is kept and whose literals (the expected value) are not; or an
+    exact assertion given way to a weak one (a bound, a type, presence)."""
     assertion = union_of(of_language(idioms.assertions, language))
     if assertion is None:
         return False
+    if _weakened(removed, added, of_language(idioms.assertions, language), of_language(idioms.weak, language)):
+        return True
     shapes = {_shape(line): line.strip() for line in added if assertion.search(line)}
     return bool(shapes) and any(
         shapes.get(_shape(line), line.strip()) != line.strip() for line in removed if assertion.search(line)
     )
+
+
+def _weakened(removed: Sequence[str], added: Sequence[str], assertions: Patterns, weak: Patterns) -> bool:
+    """The weak assertions rise in number while the exact ones (every other assertion) fall."""
+    weak_removed, weak_added = count(removed, weak), count(added, weak)
+    exact_removed, exact_added = count(removed, assertions) - weak_removed, count(added, assertions) - weak_added
+    return weak_added > weak_removed and exact_added < exact_removed
 
 
 def _shape(line: str) -> str:

@@ -90,6 +90,7 @@ class Idioms:
     definitions: ByLanguage  # a test's definition line (RH-3)
     assertions: ByLanguage  # an assertion (RH-4, RH-5)
     vacuous: ByLanguage  # an assertion that cannot fail (RH-4)
+    weak: ByLanguage  # an assertion that checks less than an exact value (RH-5 when it replaces one)
     thresholds: tuple[Threshold, ...]  # RH-8
     switched_off: Patterns  # a setting that switches a check off (RH-8)
     severity_error: Patterns  # a lint rule at error (RH-8 when it comes down)
@@ -158,6 +159,7 @@ def load_idioms(data: bytes, source: str) -> Idioms:
         definitions=_by_language(document["definitions"], f"{source}: definitions"),
         assertions=_by_language(document["assertions"], f"{source}: assertions"),
         vacuous=_by_language(document["vacuous"], f"{source}: vacuous"),
+        weak=_by_language(document["weak"], f"{source}: weak"),
         thresholds=tuple(
             _threshold(item, f"{source}: thresholds/{n}") for n, item in enumerate(document["thresholds"])
         ),
