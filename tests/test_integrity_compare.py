@@ -1039,3 +1039,83 @@ def test_an_exact_expectation_given_way_to_a_weaker_one_is_tagged(
     project = {"rust": {"Cargo.toml": '[package]\nname = "shop"\nversion = "0.1.0"\n'}}.get(stack) or LANGUAGES[stack]
     found = path_tags(repo, project, path, before, before.replace(old, new))
     assert sorted({tag for hunk_tags in found for tag in hunk_tags if tag != "RH-4"}) == list(expected), found
+
+
+APPROVED = [
+    ("go", "testdata/render.golden", "total 5\n", "total 6\n", ("RH-11",)),
+    ("python", "tests/test_cart.test_total.approved.txt", "5\n", "6\n", ("RH-11",)),
+    (
+        "node",
+        "test/__snapshots__/cart.test.js.snap",
+        "exports[`total 1`] = `5`;\n",
+        "exports[`total 1`] = `6`;\n",
+        ("RH-11",),
+    ),
+    ("node", "test/cart.test.total.approved.txt", "5\n", "6\n", ("RH-11",)),
+    ("jvm", "src/test/java/CartTest.totals.approved.txt", "5\n", "6\n", ("RH-11",)),
+    ("dotnet", "tests/CartTests.Totals.approved.txt", "5\n", "6\n", ("RH-11",)),
+    ("dotnet", "tests/CartTests.Totals.verified.txt", "5\n", "6\n", ("RH-11",)),
+    ("ruby", "spec/fixtures/approvals/cart/totals.approved.txt", "5\n", "6\n", ("RH-11",)),
+    ("php", "tests/CartTest.testTotal.approved.txt", "5\n", "6\n", ("RH-11",)),
+]
+
+
+@pytest.mark.parametrize(
+    ("stack", "path", "before", "after", "expected"), APPROVED, ids=[f"{stack}: {path}" for stack, path, *_ in APPROVED]
+)
+def test_a_golden_or_approved_file_rewritten_is_tagged(
+    repo: Repo, stack: str, path: str, before: str, after: str, expected: tuple[str, ...]
+) -> None:
+    """RH-11: the expected output of a golden, snapshot or approval test is the test's expectation;
+    rewritten, the test passes against whatever the code now prints."""
+    assert path_tags(repo, LANGUAGES[stack], path, before, after) == [expected]
+
+
+def test_a_golden_file_added_beside_its_new_test_is_no_rewrite(repo: Repo) -> None:
+    first = repo.commit("base", {**LANGUAGES["go"], "testdata/render.golden": "total 5\n"})
+    repo.commit("head", {"testdata/refund.golden": "refund 5\n"})
+    found = [hunk for path, hunk in tags(inventory_between(repo, first)) if path == "testdata/refund.golden"]
+    assert found == [()]
+
+
+RENAMED = [
+    (
+        "python",
+        "tests/test_shop.py",
+        "tests/test_cart.py",
+        PY_EXACT + "    assert total([]) == 0\n",
+        "    assert total([]) == 0\n",
+    ),
+    (
+        "node",
+        "test/shop.test.js",
+        "test/cart.test.js",
+        JS_EXACT.replace("(5);", "(5);\n  expect(total([])).toBe(0);"),
+        "\n  expect(total([])).toBe(0);",
+    ),
+    (
+        "go",
+        "shop_test.go",
+        "cart_test.go",
+        GO_EXACT.replace("Total(2, 3))\n", "Total(2, 3))\n\tassert.Equal(t, 0, Total())\n"),
+        "\tassert.Equal(t, 0, Total())\n",
+    ),
+]
+
+
+@pytest.mark.parametrize(("stack", "old", "new", "test", "assertion"), RENAMED, ids=[r[0] for r in RENAMED])
+def test_assertions_removed_from_a_test_renamed_in_the_same_commit_are_tagged(
+    repo: Repo, stack: str, old: str, new: str, test: str, assertion: str
+) -> None:
+    """RH-4 follows the rename: the renamed file is compared with the file it was, not read as new."""
+    assert assertion in test
+    first = repo.commit("base", {**LANGUAGES[stack], old: test})
+    (repo.path / old).unlink()
+    repo.commit("head", {new: test.replace(assertion, "")})
+    assert [hunk for path, hunk in tags(inventory_between(repo, first)) if path == new] == [("RH-4",)]
+    # control: renamed with its assertions kept
+    (repo.path / new).unlink()
+    second = repo.commit("back", {old: test})
+    (repo.path / old).unlink()
+    repo.commit("renamed whole", {new: test})
+    assert [hunk for _, hunk in tags(inventory_between(repo, second)) if hunk] == []
