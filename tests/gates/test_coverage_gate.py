@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.ledger import GateVerdict
@@ -44,6 +46,56 @@ def measured_repo(repo: Repo) -> tuple[str, str]:
     ):
         subprocess.run([sys.executable, "-m", *command], cwd=repo.path, capture_output=True, check=True)
     return base, head
+
+
+def junit(repo: Repo) -> None:
+    """The test run's JUnit report, as the project's CI writes it beside (or without) coverage."""
+    command = ["pytest", "-q", "-p", "no:cacheprovider", "--junitxml=build/junit.xml", "tests"]
+    subprocess.run([sys.executable, "-m", *command], cwd=repo.path, capture_output=True, check=True)
+
+
+def test_tests_that_ran_with_no_coverage_report_for_a_code_change_is_missing_and_blocks(repo: Repo) -> None:
+    """Seed 003: no coverage report while tests exist blocks, with the one-line fix; the check's row
+    says MISSING too."""
+    base, head = measured_repo(repo)
+    junit(repo)
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/junit.xml",), base=base, head=head))
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert coverage.verdict is GateVerdict.MISSING
+    assert coverage.headline == (
+        "MISSING: no coverage report among the reports, but tests exist (1 ran) and the change alters the code"
+        " of 1 production file (shop/cart.py)"
+    )
+    assert coverage.details[0].endswith(
+        ": hand in the coverage report of this test run (`reports`), or switch the gate off in the base branch's"
+        " config (`gates-off: [coverage]`)"
+    )
+    assert ledger.verdict.value == "BLOCKED"
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"tests/test_cart.py": TEST + "\n\ndef test_empty():\n    assert total([]) == 0\n"}, "a test-only change"),
+        ({"shop/cart.py": "# The cart.\n" + CART}, "a comment-only change"),
+    ],
+    ids=["test-only", "comment-only"],
+)
+def test_with_no_code_changed_no_coverage_report_is_due(repo: Repo, change: dict[str, str], why: str) -> None:
+    base = repo.commit(
+        "base", {"shop/__init__.py": "", "shop/cart.py": CART, "tests/__init__.py": "", "tests/test_cart.py": TEST}
+    )
+    head = repo.commit(why, change)
+    (repo.path / "build").mkdir()
+    junit(repo)
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/junit.xml",), base=base, head=head))
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert (coverage.verdict, coverage.headline) == (
+        GateVerdict.NOT_APPLICABLE,
+        "Coverage gate: could not determine percentage — skipping.",
+    )
 
 
 def test_unpaired_hunks_are_settled_by_what_the_tests_ran(repo: Repo) -> None:

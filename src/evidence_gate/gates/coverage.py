@@ -6,7 +6,8 @@ and the decision).
 
 | what the run has | the gate |
 |---|---|
-| no coverage report, no base, a test-only change, nothing executable | not applicable: skipping |
+| no coverage report, while tests ran and the change alters production code | missing: blocks, with the fix |
+| no coverage report otherwise, no base, a test-only change, nothing executable | not applicable: skipping |
 | a report that cannot be read or maps nothing | unavailable, with the report and why |
 | fewer executable changed lines than `coverage-min-changed-lines` | not applicable: informational |
 | at or above the target | pass |
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from evidence_gate.code_lines import code_unchanged
 from evidence_gate.coverage.collect import CoverageMap
 from evidence_gate.coverage.decision import INTENTIONAL, LABELS, Decision, Outcome, Thresholds, choices, decide, shown
 from evidence_gate.coverage.gathering import ChangeCoverage
@@ -33,7 +35,9 @@ from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.strength import ID as STRENGTH
 from evidence_gate.gates.strength import StrengthData
 from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.model import FileKind
 from evidence_gate.settings import CoverageFailOn, Settings
+from evidence_gate.wording import plural
 
 ID = "coverage"
 TITLE = "Coverage of the change"
@@ -49,6 +53,7 @@ class CoverageFacts:
     map: CoverageMap | None = None
     labels: frozenset[str] = frozenset()
     stale: tuple[str, ...] = ()  # coverage reports not produced by this run (freshness.py): none is used
+    missing: str | None = None  # why a coverage report was due and none was handed in
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -290,7 +295,7 @@ def strength_verdicts(earlier: Earlier) -> tuple[Mapping[str, str] | None, Mappi
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> CoverageFacts:
     if not facts.reports.coverage:
-        return CoverageFacts(measures=None, skip="no coverage report among the reports")
+        return CoverageFacts(measures=None, skip="no coverage report among the reports", missing=_due(facts))
     if facts.stale_coverage:
         return CoverageFacts(measures=None, stale=facts.stale_coverage)
     if facts.change is None or facts.coverage is None:
@@ -298,6 +303,25 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
     verdicts, reasons, unavailable = strength_verdicts(earlier)
     labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
     return measured(facts.coverage, verdicts, unavailable, labels, reasons)
+
+
+def _due(facts: Facts) -> str | None:
+    """Why a coverage report was due: tests ran, and the change alters the code (not only the
+    comments) of a production file. None when it was not (no test ran, a test-only change, no base)."""
+    if facts.change is None or facts.counts is None or facts.counts.executed == 0:
+        return None
+    code = [
+        changed.path
+        for changed in facts.change.files
+        if changed.kind is FileKind.PRODUCTION and changed.added_lines and not code_unchanged(changed)
+    ]
+    if not code:
+        return None
+    return (
+        f"no coverage report among the reports, but tests exist ({facts.counts.executed} ran) and the change"
+        f" alters the code of {plural(len(code), 'production file')} ({', '.join(code[:3])}"
+        f"{', …' if len(code) > 3 else ''})"
+    )
 
 
 def measured(
@@ -337,6 +361,17 @@ def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
     if facts.stale:  # held to the rule test reports are held to: evidence of an earlier run is none of this one's
         headline = f"a coverage report could not be used: stale evidence: {'; '.join(facts.stale)}"
         return GateResult(id=ID, title=TITLE, verdict=GateVerdict.UNAVAILABLE, headline=headline, details=facts.stale)
+    if facts.missing:
+        return GateResult(
+            id=ID,
+            title=TITLE,
+            verdict=GateVerdict.MISSING,
+            headline=f"MISSING: {facts.missing}",
+            details=(
+                f"{facts.missing}: hand in the coverage report of this test run (`reports`), or switch the gate"
+                " off in the base branch's config (`gates-off: [coverage]`)",
+            ),
+        )
     problems = facts.map.problems if facts.map else ()
     if problems:
         headline = f"a coverage report could not be used: {problems[0]}"
