@@ -161,6 +161,17 @@ def test_a_declaration_split_across_read_chunks_is_still_a_boundary(
     assert scan_junit(path).counts == Counts(passed=4, failed=0, skipped=0)
 
 
+def test_a_passing_todo_test_of_tap_formatter_junit_is_passed(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuites><testsuite name="01-todo_t" tests="2" errors="1" failures="0">'
+        '<testcase name="1 - first"></testcase><testcase name="2 - upstream fixed">'
+        '<error message="flaky upstream" type="TodoTestSucceeded">ok 2 - upstream fixed # TODO flaky upstream'
+        "</error></testcase></testsuite></testsuites>",
+    )
+    assert scan_junit(path).counts == Counts(passed=2, failed=0, skipped=0)
+
+
 def test_an_xml_file_that_is_not_junit_is_unparsed(tmp_path: Path) -> None:
     reading = scan_junit(report(tmp_path, '<?xml version="1.0"?><project><testcase/></project>'))
     assert reading.counts is None

@@ -2,13 +2,15 @@
 node's junit reporter, ctest, PHPUnit, cargo-nextest, libtest, TAP::Formatter::JUnit and others.
 
 Counting: each `<testcase>` is one test. A `<failure>` or `<error>` child makes it failed, even
-beside a `<skipped>`: a test that failed was run. The one exception is node's failing todo test,
-which node marks as a todo with `<skipped type="todo">` beside its `<failure>` and keeps out of
-pass/fail (it does not fail the run): it is skipped, as node counts it. Otherwise a `<skipped>`
-child makes it skipped, except ctest's "Unable to find executable" (a test that failed to build),
-which is failed; a `status` of `notrun`, `disabled` or `skipped` (ctest) is skipped, and anything
-else passed. A test case with an `<error>` that repeats the one just before it (same suite, class
-and name) is that test's error, not a test: pytest writes a failing test's teardown error so.
+beside a `<skipped>`: a test that failed was run. Two exceptions: node's failing todo test, which
+node marks as a todo with `<skipped type="todo">` beside its `<failure>` and keeps out of pass/fail
+(it does not fail the run), is skipped, as node counts it; and TAP::Formatter::JUnit's TODO test
+that passed (prove's "unexpectedly succeeded"), an `<error type="TodoTestSucceeded">`, is passed, as
+prove counts it. Otherwise a `<skipped>` child makes it skipped, except ctest's "Unable to find
+executable" (a test that failed to build), which is failed; a `status` of `notrun`, `disabled` or
+`skipped` (ctest) is skipped, and anything else passed. A test case with an `<error>` that repeats
+the one just before it (same suite, class and name) is that test's error, not a test: pytest writes
+a failing test's teardown error so.
 A `<failure>` or `<error>` of a suite itself (a test file that crashed, a bad TAP plan) counts as
 one failed test unless one of its test cases already failed. Suite attributes (`tests=`,
 `failures=`, ...) are never summed: nested suites would count twice, and a report may claim tests
@@ -62,6 +64,9 @@ _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # failed to build as status="notrun" with this message, and its console counts it as failed.
 _NOT_BUILT = frozenset({"Unable to find executable"})
 _TODO = "todo"  # node's <skipped type="todo">
+# TAP::Formatter::JUnit writes a TODO test that passed (prove's "unexpectedly succeeded") as an <error>
+# of this type: the test passed, as prove counts it.
+_TODO_PASSED = "TodoTestSucceeded"
 # pytest's root elements (`junit_suite_name` renames only the inner suite), in the document's first bytes.
 _PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
 _ROOT_BYTES = 4096
@@ -342,7 +347,9 @@ def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader
         outcome = "skipped" if attrib.get("status") in _SKIPPED_STATUSES else "passed"
     else:
         reader.case_failure = reader.case_skip = None
-        if failure is not None:
+        if failure is not None and failure.local == "error" and failure.attrib.get("type") == _TODO_PASSED:
+            outcome = "passed"
+        elif failure is not None:
             outcome = "skipped" if skip is not None and skip.attrib.get("type") == _TODO else "failed"
         else:
             outcome = "failed" if skip is not None and skip.attrib.get("message") in _NOT_BUILT else "skipped"
