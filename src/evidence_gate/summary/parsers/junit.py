@@ -7,10 +7,11 @@ node marks as a todo with `<skipped type="todo">` beside its `<failure>` and kee
 (it does not fail the run), is skipped, as node counts it; and TAP::Formatter::JUnit's TODO test
 that passed (prove's "unexpectedly succeeded"), an `<error type="TodoTestSucceeded">`, is passed, as
 prove counts it. Otherwise a `<skipped>` child makes it skipped, except ctest's "Unable to find
-executable" (a test that failed to build), which is failed; a `status` of `notrun`, `disabled` or
-`skipped` (ctest) is skipped, and anything else passed. A test case with an `<error>` that repeats
-the one just before it (same suite, class and name) is that test's error, not a test: pytest writes
-a failing test's teardown error so.
+executable" (a test that failed to build), "Fixture dependency failed" and "Required Files Missing"
+(tests ctest did not run, `***Not Run` on its console), which are failed; a `status` of `notrun`,
+`disabled` or `skipped` (ctest) is skipped, and anything else passed. A test case with an `<error>`
+that repeats the one just before it (same suite, class and name) is that test's error, not a test:
+pytest writes a failing test's teardown error so.
 A `<failure>` or `<error>` of a suite itself (a test file that crashed, a bad TAP plan) counts as
 one failed test unless one of its test cases already failed. Suite attributes (`tests=`,
 `failures=`, ...) are never summed: nested suites would count twice, and a report may claim tests
@@ -61,8 +62,9 @@ from evidence_gate.workspace import Refused, open_resolved
 
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # Skip messages that mean the test could not even be started: ctest writes a test whose executable
-# failed to build as status="notrun" with this message, and its console counts it as failed.
-_NOT_BUILT = frozenset({"Unable to find executable"})
+# failed to build, whose fixture's setup test failed, or whose REQUIRED_FILES are missing as
+# status="notrun" with one of these messages, and its console counts it as failed (`***Not Run`).
+_NOT_BUILT = frozenset({"Unable to find executable", "Fixture dependency failed", "Required Files Missing"})
 _TODO = "todo"  # node's <skipped type="todo">
 # TAP::Formatter::JUnit writes a TODO test that passed (prove's "unexpectedly succeeded") as an <error>
 # of this type: the test passed, as prove counts it.
