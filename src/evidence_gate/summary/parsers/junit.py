@@ -69,6 +69,13 @@ _TODO = "todo"  # node's <skipped type="todo">
 # TAP::Formatter::JUnit writes a TODO test that passed (prove's "unexpectedly succeeded") as an <error>
 # of this type: the test passed, as prove counts it.
 _TODO_PASSED = "TodoTestSucceeded"
+# Check (libcheck) names its own XML report's root <testsuites> too, in its namespace: it holds <suite>
+# and <test result="..."> elements, no JUnit test case, and read as JUnit it would be a run of no tests.
+_CHECK_ROOT = "{http://check.sourceforge.net/ns}testsuites"
+_CHECK_XML = (
+    "Check's own XML report (CK_XML_LOG_FILE_NAME, namespace http://check.sourceforge.net/ns), not JUnit: "
+    "its <test> elements are not read here; read the runner's console log or its TAP log (CK_TAP_LOG_FILE_NAME)"
+)
 # pytest's root elements (`junit_suite_name` renames only the inner suite), in the document's first bytes.
 _PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
 _ROOT_BYTES = 4096
@@ -175,6 +182,10 @@ class TooDeep(Exception):
     """Elements nested deeper than MAX_DEPTH: no test report is, and its reader would keep every level."""
 
 
+class NotJUnit(Exception):
+    """A report of another format whose root is also named <testsuites> (Check's own XML)."""
+
+
 class _Reader:
     """The parser target of one document: lxml calls `start` and `end` for every element and builds no
     tree. The reader keeps the local names of the open elements (an element's parent is the one before
@@ -206,6 +217,8 @@ class _Reader:
             raise TooDeep(f"malformed XML (elements nested deeper than {MAX_DEPTH} levels)")
         if local == "testcase":
             self.cases.append(attrib)
+        elif tag == _CHECK_ROOT:
+            raise NotJUnit(_CHECK_XML)
         elif local == "testsuite":
             self.suites.append(_Suite(attrib))
         elif local in _MARKERS:
@@ -296,7 +309,7 @@ def _scan_file(path: Path, scan: _Scan, on_case: Callable[[CaseResult], None] | 
         with open_resolved(path) as handle:
             for document in utf8_documents(handle):
                 _scan_document(document, reader(scan, on_case))
-    except (UnsafeReport, TooDeep, Refused) as refusal:
+    except (UnsafeReport, TooDeep, NotJUnit, Refused) as refusal:
         return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
     except etree.XMLSyntaxError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({one_line(str(error))})")
