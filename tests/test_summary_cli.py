@@ -179,6 +179,13 @@ def test_checks_tap_log_of_its_last_runner_only_does_not_outvote_the_console(cli
     assert (document["executed"], document["failed"], document["parser"]) == (6, 2, "check")
 
 
+def test_cmockas_junit_file_beside_a_console_log_of_the_binary_is_counted_once(cli: Callable[..., CliResult]) -> None:
+    cmocka = LOGS / "cmocka"
+    result = cli("summary", cmocka / "mixed.log", "--junit", cmocka / "mixed.junit.xml", "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["executed"], document["failed"], document["skipped"]) == (1, 6, 4, 1)
+
+
 def test_a_suite_that_failed_to_load_is_not_covered_by_a_report_that_leaves_it_out(
     cli: Callable[..., CliResult],
 ) -> None:
