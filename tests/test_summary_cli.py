@@ -164,6 +164,28 @@ def test_a_utf16_report_with_a_failure_fails(tmp_path: Path, cli: Callable[..., 
     assert (result.code, json.loads(result.out)["failed"]) == (1, 1)
 
 
+def test_checks_tap_log_beside_its_console_log_is_counted_once(cli: Callable[..., CliResult]) -> None:
+    check = LOGS / "check"
+    document = json.loads(cli("summary", check / "mixed.files.log", check / "mixed.tap.log", "--json").out)
+    assert (document["executed"], document["failed"]) == (11, 6)
+    counted_once = "the log and the reports describe one run: 11 executed, 6 failed, 0 skipped, counted once"
+    assert counted_once in document["notes"]
+
+
+def test_checks_tap_log_of_its_last_runner_only_does_not_outvote_the_console(cli: Callable[..., CliResult]) -> None:
+    # Each Check runner opens the TAP file anew: it holds the second of two runners' tests.
+    check = LOGS / "check"
+    document = json.loads(cli("summary", check / "runners.files.log", check / "runners.tap.log", "--json").out)
+    assert (document["executed"], document["failed"], document["parser"]) == (6, 2, "check")
+
+
+def test_cmockas_junit_file_beside_a_console_log_of_the_binary_is_counted_once(cli: Callable[..., CliResult]) -> None:
+    cmocka = LOGS / "cmocka"
+    result = cli("summary", cmocka / "mixed.log", "--junit", cmocka / "mixed.junit.xml", "--json")
+    document = json.loads(result.out)
+    assert (result.code, document["executed"], document["failed"], document["skipped"]) == (1, 6, 4, 1)
+
+
 def test_a_suite_that_failed_to_load_is_not_covered_by_a_report_that_leaves_it_out(
     cli: Callable[..., CliResult],
 ) -> None:

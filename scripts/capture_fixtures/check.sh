@@ -185,6 +185,18 @@ capture "$out/runners.nofork.log" env CK_FORK=no CK_VERBOSITY=verbose "./runners
 capture "$out/nofork-crash.log" env CK_FORK=no "./nofork-crash"
 capture "$out/nofork-crash.fork.log" "./nofork-crash"
 capture "$out/minimal.log" env CK_VERBOSITY=minimal "./mixed"
+# Check's own report files, written beside the console output by the same run: the TAP log
+# (CK_TAP_LOG_FILE_NAME) and Check's XML (CK_XML_LOG_FILE_NAME, its own format, not JUnit). The
+# console log of that run is kept too. `runners` runs two runners, each of which opens the files
+# anew, so its files hold the second runner's tests only.
+for c in mixed runners; do
+  capture "$out/$c.files.log" env CK_TAP_LOG_FILE_NAME="$c.tap" CK_XML_LOG_FILE_NAME="$c.xml" "./$c"
+  cp "$c.tap" "$out/$c.tap.log"
+  cp "$c.xml" "$out/$c.check.xml"
+done
+# A file name of `-` writes the TAP or the XML to standard output, into the console log.
+capture "$out/mixed.tap-stdout.log" env CK_TAP_LOG_FILE_NAME=- "./mixed"
+capture "$out/mixed.xml-stdout.log" env CK_XML_LOG_FILE_NAME=- "./mixed"
 
 # under-ctest: ctest --output-on-failure running two of the binaries above as its tests, as a
 # CMake project's add_test() would: `arithmetic` is ./success, `division` is ./failure. ctest

@@ -168,5 +168,42 @@ cmake --build build >/dev/null
 sed -i 's/static int t_mul(void) { EXPECT_EQ(mul(4, 3), 12);/static int t_mul(void) { EXPECT_EQ(mul(4, 3), 12)/' unit.c
 capture "$out/stale-build.log" bash -c "cmake --build build; cd build && ctest --output-on-failure"
 
+# not-built: two test executables; `broken` does not compile, `unit` does. `cmake --build build
+# -- -k` (make's keep-going) builds what it can, so ctest runs unit's tests and finds no executable
+# for broken's. Captured as the build step followed by ctest, and as ctest alone (a CI job whose
+# build and test steps log separately), with its JUnit report.
+new_project not-built 2 '
+add_executable(broken broken.c)
+add_test(NAME add COMMAND unit add)
+add_test(NAME sub COMMAND unit sub)
+add_test(NAME mul COMMAND unit mul)
+add_test(NAME parse COMMAND broken)
+add_test(NAME format COMMAND broken)'
+echo 'int main(void) { return undeclared_helper() }' >"$work/not-built/broken.c"
+cd "$work/not-built"
+cmake -S . -B build >/dev/null
+capture "$out/not-built.log" bash -c "cmake --build build -- -k; cd build && ctest --output-on-failure"
+capture "$out/not-built.ctest.log" bash -c "cd build && ctest --output-on-failure --output-junit '$work/not-built/junit.xml'"
+cp "$work/not-built/junit.xml" "$out/not-built.junit.xml"
+
+# not-run: every executable is built, but two tests do not run for ctest's own reasons: `db_query`
+# needs the fixture `db`, whose setup test `db_setup` fails, so ctest does not run it, and `config`
+# needs a file that is missing (REQUIRED_FILES). Both print `***Not Run`; add and mul pass.
+new_project not-run 2 '
+add_test(NAME add COMMAND unit add)
+add_test(NAME mul COMMAND unit mul)
+add_test(NAME db_setup COMMAND unit no-such-check)
+set_tests_properties(db_setup PROPERTIES FIXTURES_SETUP db)
+add_test(NAME db_query COMMAND unit add)
+set_tests_properties(db_query PROPERTIES FIXTURES_REQUIRED db)
+add_test(NAME config COMMAND unit add)
+set_tests_properties(config PROPERTIES REQUIRED_FILES "${CMAKE_BINARY_DIR}/missing.conf")'
+cd "$work/not-run"
+cmake -S . -B build >/dev/null
+cmake --build build >/dev/null
+cd build
+capture "$out/not-run.log" ctest --output-on-failure --output-junit "$work/not-run/junit.xml"
+cp "$work/not-run/junit.xml" "$out/not-run.junit.xml"
+
 cmake --version | head -1
 ctest --version | head -1

@@ -255,5 +255,77 @@ capture_tty "$out/hidden-skips.tty.log" "prove"
 capture "$out/hidden-skips.verbose.log" prove -v
 capture "$out/hidden-skips.quiet.log" prove -Q
 
+# ---------------------------------------------------------------- todo
+# A passing run with TODO tests: prove reports the passing TODO test (`TODO passed:`) even when
+# every file passes.
+# 01: 2 ok, a failing TODO (an expected failure), a passing TODO (`unexpectedly succeeded`)
+# 02: 2 ok, 1 skipped
+# Truth: 5 passed (4 ok + the passing TODO), 0 failed, 2 skipped (the skip + the expected failure).
+d=$(new_suite todo)
+cat >"$d/t/01-todo.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 4;
+
+ok(1, 'first');
+TODO: {
+    local $TODO = 'not written yet';
+    ok(0, 'future feature');
+}
+TODO: {
+    local $TODO = 'flaky upstream';
+    ok(1, 'upstream fixed');
+}
+ok(1, 'last');
+EOF
+cat >"$d/t/02-skip.t" <<'EOF'
+use strict;
+use warnings;
+use Test::More tests => 3;
+
+ok(1, 'runs');
+SKIP: {
+    skip 'no network', 1;
+    ok(0, 'fetch');
+}
+ok(1, 'runs too');
+EOF
+cd "$d"
+capture "$out/todo.log" prove
+capture "$out/todo.verbose.log" prove -v
+capture_stdout "$out/todo.junit.xml" prove --formatter TAP::Formatter::JUnit
+
+# ---------------------------------------------------------------- large
+# 40 files of 50 tests each (2000 test lines). File i:
+#   i % 5 == 0: tests 48-50 skipped (8 files: 24 skips)
+#   i % 7 == 0: test 1 a failing TODO (an expected failure), test 2 a passing TODO (5 files)
+#   i == 33:    tests 10 and 20 fail
+# Truth: 1969 passed, 2 failed, 29 skipped (24 skips + 5 expected failures).
+d=$(new_suite large)
+for i in $(seq 1 40); do
+  cat >"$d/t/$(printf %02d "$i")-large.t" <<EOF
+use strict;
+use warnings;
+use Test::More tests => 50;
+
+my \$file = $i;
+for my \$n (1 .. 50) {
+    if (\$file % 5 == 0 && \$n > 47) {
+        SKIP: { skip 'slow case', 1; ok(0, "case \$n") }
+        next;
+    }
+    if (\$file % 7 == 0 && \$n <= 2) {
+        TODO: { local \$TODO = 'pending'; ok(\$n == 2, "pending case \$n") }
+        next;
+    }
+    ok(!(\$file == 33 && (\$n == 10 || \$n == 20)), "case \$n");
+}
+EOF
+done
+cd "$d"
+capture "$out/large.log" prove
+capture "$out/large.verbose.log" prove -v
+capture_stdout "$out/large.junit.xml" prove --formatter TAP::Formatter::JUnit
+
 prove --version
 perl -MTAP::Formatter::JUnit -e 'print "TAP::Formatter::JUnit $TAP::Formatter::JUnit::VERSION\n"'

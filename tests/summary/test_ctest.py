@@ -98,6 +98,33 @@ def test_a_missing_executable_beside_tests_that_ran_is_unparsed() -> None:
     )
 
 
+def test_a_build_that_failed_for_some_executables_says_which_tests_did_not_run() -> None:
+    reading = read(
+        "gmake: *** [Makefile:101: all] Error 2\n"
+        "Test project /tmp/b\n"
+        "1/2 Test #1: a ....   Passed    0.00 sec\n"
+        "Unable to find executable: /tmp/b/broken\n"
+        "2/2 Test #2: b ....***Not Run   0.00 sec\n\n"
+        "50% tests passed, 1 tests failed out of 2\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == (
+        "the build failed before some tests ran; ctest found no executable for 1 test(s) "
+        "(`Unable to find executable: /tmp/b/broken`); 1 other test(s) ran, whose executables may be this "
+        "build's or an earlier one's"
+    )
+
+
+def test_tests_ctest_did_not_run_are_failed_and_said() -> None:
+    reading = read(RUN_WITH_SKIPS)
+    assert reading is not None
+    assert reading.notes == (
+        "1 test(s) did not run (`***Not Run`: a failed fixture setup or a missing required file); counted as "
+        "failed, as ctest counts them",
+    )
+
+
 def test_a_make_error_printed_by_a_test_is_its_output() -> None:
     reading = read(
         "Test project /tmp/b\n"

@@ -161,6 +161,43 @@ def test_a_declaration_split_across_read_chunks_is_still_a_boundary(
     assert scan_junit(path).counts == Counts(passed=4, failed=0, skipped=0)
 
 
+@pytest.mark.parametrize("chunk", [7, 4 * 1024 * 1024])
+def test_a_processing_instruction_named_xml_something_is_no_second_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    from evidence_gate.summary import xml_documents
+
+    monkeypatch.setattr(xml_documents, "CHUNK_BYTES", chunk)
+    document = (
+        '<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="style.xslt"?>\n'
+        '<testsuite><testcase name="t"/><testcase name="u"><failure/></testcase></testsuite>'
+    )
+    assert scan_junit(report(tmp_path, document + "\n" + document)).counts == Counts(passed=2, failed=2, skipped=0)
+
+
+def test_checks_own_xml_is_not_read_as_a_run_of_no_tests(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="check_unittest.xslt"?>\n'
+        '<testsuites xmlns="http://check.sourceforge.net/ns"><suite><title>Money</title>'
+        '<test result="failure"><id>test_sub</id></test></suite></testsuites>',
+    )
+    reading = scan_junit(path)
+    assert reading.counts is None
+    assert reading.reason is not None and reading.reason.startswith("Check's own XML report")
+
+
+def test_a_passing_todo_test_of_tap_formatter_junit_is_passed(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuites><testsuite name="01-todo_t" tests="2" errors="1" failures="0">'
+        '<testcase name="1 - first"></testcase><testcase name="2 - upstream fixed">'
+        '<error message="flaky upstream" type="TodoTestSucceeded">ok 2 - upstream fixed # TODO flaky upstream'
+        "</error></testcase></testsuite></testsuites>",
+    )
+    assert scan_junit(path).counts == Counts(passed=2, failed=0, skipped=0)
+
+
 def test_an_xml_file_that_is_not_junit_is_unparsed(tmp_path: Path) -> None:
     reading = scan_junit(report(tmp_path, '<?xml version="1.0"?><project><testcase/></project>'))
     assert reading.counts is None

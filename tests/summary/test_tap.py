@@ -41,6 +41,21 @@ def test_directives_map_to_skipped_xfail_and_xpass() -> None:
     ) == Counts(passed=3, failed=1, skipped=2)
 
 
+def test_cmockas_skips_are_skipped_in_the_groups_it_closes_and_failed_elsewhere() -> None:
+    cmocka_group = "1..3\nok 1 - test_add\nnot ok 2 # SKIP test_network\nok 3 - test_sub\n# ok - tests\n"
+    reading = read(cmocka_group + "1..1\nnot ok 1 # SKIP test_disk\n")
+    assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=1)
+    assert reading.notes == (
+        "1 `not ok ... # SKIP` test(s) of cmocka groups (closed by `# ok - <group>` lines): cmocka writes a skipped "
+        "test so; counted as skipped, as cmocka counts it",
+    )
+
+
+def test_a_cmocka_group_of_one_skip_that_broke_its_plan_is_still_one_error() -> None:
+    assert counts("1..2\nnot ok 1 # SKIP test_network\n# ok - tests\n") == Counts(passed=0, failed=1, skipped=1)
+
+
 def test_subtests_count_at_the_leaves_and_yaml_blocks_are_not_tests() -> None:
     assert counts(
         "TAP version 14\n"

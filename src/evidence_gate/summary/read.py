@@ -8,12 +8,13 @@ guess.
 
 One log may hold the runs of several runners (a script running pytest, then jest, then go test):
 each runner's parser reads its own closing lines, and their readings add up. Two parsers can also
-read one run (`_ALSO_READ_BY`): node's tap reporter writes TAP, which the tap parser reads too, and
+read one run (`_ALSO_READ_BY`): node's tap reporter writes TAP, which the tap parser reads too;
 pytest shows a test's captured output, where a unittest run the test started prints its own
-closing lines. There the runner's own reading counts and the other is noted, not added, unless it
-shows more failures than the runner's, which makes the log unparsed: failures of a second run
-cannot be told from the first run's. (So a green unittest run after a green pytest run in one log
-counts pytest's tests only, and says so.) Any recognised run that cannot be read makes the whole
+closing lines; and Check, told to (`CK_TAP_LOG_FILE_NAME=-`), writes its TAP log into its console
+output. There the runner's own reading counts and the other is noted, not added, unless it shows
+more failures than the runner's, which makes the log unparsed: failures of a second run cannot be
+told from the first run's. (So a green unittest run after a green pytest run in one log counts
+pytest's tests only, and says so.) Any recognised run that cannot be read makes the whole
 log unparsed: a sum that leaves a run out would be a guess.
 """
 
@@ -44,6 +45,7 @@ UNRECOGNISED = "no parser recognised this output"
 _ALSO_READ_BY: dict[str, frozenset[str]] = {
     "node-test": frozenset({"tap"}),  # node's tap reporter, the default when piped
     "pytest": frozenset({"unittest"}),  # a unittest run inside a test's captured output
+    "check": frozenset({"tap"}),  # Check's TAP log written to standard output (CK_TAP_LOG_FILE_NAME=-)
 }
 
 

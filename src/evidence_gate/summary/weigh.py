@@ -18,6 +18,10 @@ suite or class). Between the two sides nothing is added up:
   side names none (a JUnit report, whose cases the pipeline lists itself): never both, since a log
   and a report may spell one test's name two ways.
 
+A runner may also write its own log of another format beside its console output, one a log reader
+reads (Check's TAP log, `CK_TAP_LOG_FILE_NAME`): given beside that runner's console log, it is
+weighed as a report of the same run, so its tests are not counted twice (`WRITTEN_BESIDE`).
+
 Two runners' logs and reports cannot be told apart from one run's here; they are not added up
 either (the rule errs on the side of counting less, never of counting fewer failures).
 """
@@ -31,6 +35,10 @@ from evidence_gate.summary.base import ZERO
 from evidence_gate.summary.read import combine
 from evidence_gate.summary.registry import DOCUMENT_PARSERS
 
+# Runners that write the same run's tests into a log of another format beside their console output,
+# and that format's parser: Check's TAP log (CK_TAP_LOG_FILE_NAME), which the tap parser reads.
+WRITTEN_BESIDE: dict[str, frozenset[str]] = {"check": frozenset({"tap"})}
+
 
 def is_report(summary: TestSummary) -> bool:
     """A structured report (JUnit, NUnit, xUnit.net or TRX XML, xcresult JSON), as opposed to a runner's
@@ -40,8 +48,9 @@ def is_report(summary: TestSummary) -> bool:
 
 def weigh(summaries: Sequence[TestSummary]) -> TestSummary:
     """The counts that stand for `summaries`, with notes saying how they were chosen."""
-    reports = [summary for summary in summaries if is_report(summary)]
-    logs = [summary for summary in summaries if not is_report(summary)]
+    beside = {name for summary in summaries for name in WRITTEN_BESIDE.get(summary.parser or "", ())}
+    reports = [summary for summary in summaries if is_report(summary) or summary.parser in beside]
+    logs = [summary for summary in summaries if summary not in reports]
     if not reports or not logs:
         return combine(summaries)
     report_total = combine(reports)

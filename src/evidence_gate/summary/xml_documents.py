@@ -30,6 +30,9 @@ from evidence_gate.workspace import Refused, open_resolved
 
 CHUNK_BYTES = 4 * 1024 * 1024  # fewer Python round trips per GB; still a bounded buffer
 _DECLARATION = b"<?xml"
+# A declaration that starts a document: `<?xml` then white space, not a processing instruction whose
+# name starts so (`<?xml-stylesheet ...?>`, which Check writes after its declaration).
+_NEXT_DECLARATION = re.compile(rb"<\?xml[ \t\r\n]")
 _BOM = b"\xef\xbb\xbf"
 _DECLARATION_END = b"?>"
 _MAX_DECLARATION_BYTES = 1024
@@ -136,9 +139,10 @@ class _Documents:
     def _document(self) -> Iterator[bytes]:
         body = self.buffer[len(_BOM) :] if self.buffer.startswith(_BOM) else self.buffer
         search_from = len(self.buffer) - len(body) + (len(_DECLARATION) if body.startswith(_DECLARATION) else 0)
-        keep = len(_DECLARATION) - 1
+        keep = len(_DECLARATION)
         while True:
-            boundary = self.buffer.find(_DECLARATION, search_from)
+            found = _NEXT_DECLARATION.search(self.buffer, search_from)
+            boundary = found.start() if found else -1
             if boundary != -1:
                 piece, self.buffer = self.buffer[:boundary], self.buffer[boundary:]
                 yield piece

@@ -6,7 +6,8 @@ by `SKIP_RETURN_CODE` / `SKIP_REGULAR_EXPRESSION` as passed. Both kinds are list
 `The following tests did not run:` as `(Skipped)` or `(Disabled)`, so the mapping is:
 
 - failed: F, which includes `***Failed`, `***Exception`, `***Timeout` and `***Not Run` (a missing
-  executable or a failed fixture dependency; ctest counts those as failed, and so do we);
+  executable, a failed fixture dependency or a missing REQUIRED_FILES file; ctest counts those as
+  failed, and so do we, and a note says how many tests did not run);
 - skipped: every `(Skipped)` and `(Disabled)` entry of the did-not-run list;
 - passed: T - F - the `(Skipped)` entries (a `WILL_FAIL` test that failed is passed, as ctest says).
 
@@ -36,6 +37,9 @@ _CONFIGURE_FAILED = ("-- Configuring incomplete, errors occurred!", "CMake Gener
 _BUILD_FAILED = re.compile(r"^(?:(?:g|mingw32-)?make(?:\[\d+\])?: \*\*\* .*Error \d+|ninja: build stopped: .*)$")
 _BUILD_ERROR = re.compile(r"^CMake Error\b|: (?:fatal )?error: ")  # the first error line shown in the reason
 _NOT_BUILT = "Unable to find executable: "
+# A test ctest did not start (a missing executable, a failed fixture setup, a missing REQUIRED_FILES
+# file); a disabled test's line ends `***Not Run (Disabled)` instead.
+_NOT_RUN_LINE = re.compile(r"^\s*\d+/\d+ Test\s+#\d+: .*\*\*\*Not Run\s+[\d.]+ sec$")
 
 
 class CtestParser(LineParser):
@@ -69,6 +73,7 @@ class CtestParser(LineParser):
         self._build_failed = False
         self._first_error = ""
         self._not_built = 0  # tests ctest found no executable for
+        self._not_run = 0  # `***Not Run` test lines, the not-built ones included
         self._first_not_built = ""
 
     @property
@@ -100,6 +105,8 @@ class CtestParser(LineParser):
         elif line.startswith(_NOT_BUILT):
             self._not_built += 1
             self._first_not_built = self._first_not_built or clip(line[len(_NOT_BUILT) :])
+        elif "***Not Run" in line and _NOT_RUN_LINE.match(line):
+            self._not_run += 1
         elif self._in_run:
             return  # the tests' own output
         elif line.startswith(_CONFIGURE_FAILED):
@@ -126,6 +133,12 @@ class CtestParser(LineParser):
         counts = Counts(passed=passed, failed=self._total.failed, skipped=self._skipped_by_code + self._disabled)
         if self._configure_failed or self._build_failed or self._not_built:
             return self.reading(None, self._build_failed_reason(counts))
+        if self._not_run:
+            note = (
+                f"{self._not_run} test(s) did not run (`***Not Run`: a failed fixture setup or a missing required "
+                "file); counted as failed, as ctest counts them"
+            )
+            return self.reading(counts, notes=(note,))
         return self.reading(counts)
 
     def _build_failed_reason(self, counts: Counts) -> str:
@@ -139,6 +152,11 @@ class CtestParser(LineParser):
         )
         if self._build_failed and not ran:
             return f"the build failed before any test ran{error}" + (f"; {not_built}" if self._not_built else "")
+        if self._build_failed and self._not_built:
+            return (
+                f"the build failed before some tests ran{error}; {not_built}; {ran} other test(s) ran, whose "
+                "executables may be this build's or an earlier one's"
+            )
         if self._build_failed:
             return (
                 f"the build failed before ctest ran{error}; the {ran} test(s) ctest then ran are an earlier "

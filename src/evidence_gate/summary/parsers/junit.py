@@ -2,13 +2,16 @@
 node's junit reporter, ctest, PHPUnit, cargo-nextest, libtest, TAP::Formatter::JUnit and others.
 
 Counting: each `<testcase>` is one test. A `<failure>` or `<error>` child makes it failed, even
-beside a `<skipped>`: a test that failed was run. The one exception is node's failing todo test,
-which node marks as a todo with `<skipped type="todo">` beside its `<failure>` and keeps out of
-pass/fail (it does not fail the run): it is skipped, as node counts it. Otherwise a `<skipped>`
-child makes it skipped, except ctest's "Unable to find executable" (a test that failed to build),
-which is failed; a `status` of `notrun`, `disabled` or `skipped` (ctest) is skipped, and anything
-else passed. A test case with an `<error>` that repeats the one just before it (same suite, class
-and name) is that test's error, not a test: pytest writes a failing test's teardown error so.
+beside a `<skipped>`: a test that failed was run. Two exceptions: node's failing todo test, which
+node marks as a todo with `<skipped type="todo">` beside its `<failure>` and keeps out of pass/fail
+(it does not fail the run), is skipped, as node counts it; and TAP::Formatter::JUnit's TODO test
+that passed (prove's "unexpectedly succeeded"), an `<error type="TodoTestSucceeded">`, is passed, as
+prove counts it. Otherwise a `<skipped>` child makes it skipped, except ctest's "Unable to find
+executable" (a test that failed to build), "Fixture dependency failed" and "Required Files Missing"
+(tests ctest did not run, `***Not Run` on its console), which are failed; a `status` of `notrun`,
+`disabled` or `skipped` (ctest) is skipped, and anything else passed. A test case with an `<error>`
+that repeats the one just before it (same suite, class and name) is that test's error, not a test:
+pytest writes a failing test's teardown error so.
 A `<failure>` or `<error>` of a suite itself (a test file that crashed, a bad TAP plan) counts as
 one failed test unless one of its test cases already failed. Suite attributes (`tests=`,
 `failures=`, ...) are never summed: nested suites would count twice, and a report may claim tests
@@ -59,9 +62,20 @@ from evidence_gate.workspace import Refused, open_resolved
 
 _SKIPPED_STATUSES = frozenset({"notrun", "disabled", "skipped", "skip"})
 # Skip messages that mean the test could not even be started: ctest writes a test whose executable
-# failed to build as status="notrun" with this message, and its console counts it as failed.
-_NOT_BUILT = frozenset({"Unable to find executable"})
+# failed to build, whose fixture's setup test failed, or whose REQUIRED_FILES are missing as
+# status="notrun" with one of these messages, and its console counts it as failed (`***Not Run`).
+_NOT_BUILT = frozenset({"Unable to find executable", "Fixture dependency failed", "Required Files Missing"})
 _TODO = "todo"  # node's <skipped type="todo">
+# TAP::Formatter::JUnit writes a TODO test that passed (prove's "unexpectedly succeeded") as an <error>
+# of this type: the test passed, as prove counts it.
+_TODO_PASSED = "TodoTestSucceeded"
+# Check (libcheck) names its own XML report's root <testsuites> too, in its namespace: it holds <suite>
+# and <test result="..."> elements, no JUnit test case, and read as JUnit it would be a run of no tests.
+_CHECK_ROOT = "{http://check.sourceforge.net/ns}testsuites"
+_CHECK_XML = (
+    "Check's own XML report (CK_XML_LOG_FILE_NAME, namespace http://check.sourceforge.net/ns), not JUnit: "
+    "its <test> elements are not read here; read the runner's console log or its TAP log (CK_TAP_LOG_FILE_NAME)"
+)
 # pytest's root elements (`junit_suite_name` renames only the inner suite), in the document's first bytes.
 _PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
 _ROOT_BYTES = 4096
@@ -168,6 +182,10 @@ class TooDeep(Exception):
     """Elements nested deeper than MAX_DEPTH: no test report is, and its reader would keep every level."""
 
 
+class NotJUnit(Exception):
+    """A report of another format whose root is also named <testsuites> (Check's own XML)."""
+
+
 class _Reader:
     """The parser target of one document: lxml calls `start` and `end` for every element and builds no
     tree. The reader keeps the local names of the open elements (an element's parent is the one before
@@ -199,6 +217,8 @@ class _Reader:
             raise TooDeep(f"malformed XML (elements nested deeper than {MAX_DEPTH} levels)")
         if local == "testcase":
             self.cases.append(attrib)
+        elif tag == _CHECK_ROOT:
+            raise NotJUnit(_CHECK_XML)
         elif local == "testsuite":
             self.suites.append(_Suite(attrib))
         elif local in _MARKERS:
@@ -289,7 +309,7 @@ def _scan_file(path: Path, scan: _Scan, on_case: Callable[[CaseResult], None] | 
         with open_resolved(path) as handle:
             for document in utf8_documents(handle):
                 _scan_document(document, reader(scan, on_case))
-    except (UnsafeReport, TooDeep, Refused) as refusal:
+    except (UnsafeReport, TooDeep, NotJUnit, Refused) as refusal:
         return Reading(parser=PARSER.name, counts=None, reason=str(refusal))
     except etree.XMLSyntaxError as error:
         return Reading(parser=PARSER.name, counts=None, reason=f"malformed XML ({one_line(str(error))})")
@@ -342,7 +362,9 @@ def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader
         outcome = "skipped" if attrib.get("status") in _SKIPPED_STATUSES else "passed"
     else:
         reader.case_failure = reader.case_skip = None
-        if failure is not None:
+        if failure is not None and failure.local == "error" and failure.attrib.get("type") == _TODO_PASSED:
+            outcome = "passed"
+        elif failure is not None:
             outcome = "skipped" if skip is not None and skip.attrib.get("type") == _TODO else "failed"
         else:
             outcome = "failed" if skip is not None and skip.attrib.get("message") in _NOT_BUILT else "skipped"

@@ -3,7 +3,9 @@
 Counts come from the test lines themselves: `ok` is passed, `not ok` failed; `ok ... # SKIP` is
 skipped; `not ok ... # TODO` is an expected failure, counted as skipped (xfail); `ok ... # TODO`
 is an unexpected pass, counted as passed (xpass); `not ok ... # SKIP` is failed, as TAP harnesses
-say. A stream whose plan is `1..0 # SKIP` (Test::More's `plan skip_all`, prove's
+say, except in cmocka's TAP (`CMOCKA_MESSAGE_OUTPUT=TAP`), which writes every test it skipped so and
+closes each group with a `# ok - <group>` or `# not ok - <group>` comment: there, in a group so
+closed, it is skipped, as cmocka counts it. A stream whose plan is `1..0 # SKIP` (Test::More's `plan skip_all`, prove's
 `skipped: <reason>`) is one skipped test.
 
 Subtests (indented four spaces per level, the child before its parent's line) are counted at the
@@ -59,6 +61,7 @@ _DIRECTIVE = re.compile(r"(?<!\\)#\s*(skip|todo\b)", re.IGNORECASE)
 _PLAN = re.compile(r"^1\.\.(\d+)\s*(?:#\s*(.*))?$")
 _VERSION = re.compile(r"^TAP version \d+$", re.IGNORECASE)
 _BAIL_OUT = "Bail out!"
+_CMOCKA_GROUP_END = re.compile(r"^# (?:not )?ok - \S.*$")  # cmocka's comment closing a group's TAP
 _PROVE_BAIL_OUT = ("Bailout called.  Further testing stopped:", "FAILED--Further testing stopped:")
 # prove: `t/01-basic.t .... ok`, `t/01-basic.t .. skipped: why`, `t/x.t .. ` (then -v's TAP), with
 # `--timer` a `[12:00:00] ` prefix.
@@ -219,8 +222,8 @@ class TapParser(LineParser):
         "skips, only when a file failed or T is 0; a bail-out makes the run unparsed"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="onB1TFRDN[ \t",
-        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[onB1TFRDN\[]|\t\(less ",
+        starts="onB1TFRDN[ \t#",
+        pattern=r"[ ]*(?:ok|not ok|1|---\s*$|Bail out!)|[onB1TFRDN\[]|\t\(less |# (?:not )?ok - ",
         holds=(" ..",),  # prove's `t/file.t .. ` lines
     )
 
@@ -236,6 +239,7 @@ class TapParser(LineParser):
         self._prove_result: str | None = None
         self._prove_files_shown = False  # prove printed a line per file (not -Q)
         self._skip_all_files = 0
+        self._cmocka_skips = 0  # `not ok ... # SKIP` tests of cmocka groups, counted as skipped
         self._report = _ProveReport()
         self._unread: str | None = None
         self._yaml_indent: int | None = None
@@ -250,6 +254,8 @@ class TapParser(LineParser):
         self._skip_all = False
         self._top_level = 0
         self._stream_failed = False  # a failed test (or error) is already counted in this stream
+        self._stream_failures = 0  # failed tests counted in this stream
+        self._failed_skips = 0  # its top-level `not ok ... # SKIP` tests, counted as failed so far
         self._broken = False  # died, bailed out or failed by its harness
         self._deepest = -1  # deepest test or plan line since the last test line
         self._failed_at: list[bool] = [False]  # per depth: the open block shows a failure
@@ -278,6 +284,10 @@ class TapParser(LineParser):
 
     def feed(self, line: str) -> None:
         if self._report.feed(line):
+            return
+        if line[:1] == "#" and _CMOCKA_GROUP_END.match(line):
+            self._yaml_indent = None
+            self._cmocka_group_end()
             return
         if line[:1] not in _MAY_START and " .." not in line:
             self._yaml_indent = None  # an unindented line ends any YAML block, and is nothing of TAP's
@@ -325,11 +335,26 @@ class TapParser(LineParser):
             self._parent(depth, failed=bool(not_ok), kind=kind)
         else:
             self._leaf(depth, _outcome(failed=bool(not_ok), kind=kind))
+            if depth == 0 and not_ok and kind == "skip":
+                self._failed_skips += 1
         self._deepest = depth
         if depth == 0:
             self._top_level += 1
             self._tap_tests += 1
         return True
+
+    def _cmocka_group_end(self) -> None:
+        """cmocka's `# ok - <group>` closes a group's TAP, in which cmocka wrote each test it skipped as
+        `not ok N # SKIP <test>`: those are skipped, not failed."""
+        skips = self._failed_skips
+        if not skips or self._plan is None:
+            return
+        total = self._total
+        self._total = Counts(passed=total.passed, failed=total.failed - skips, skipped=total.skipped + skips)
+        self._stream_failures -= skips
+        self._stream_failed = self._stream_failures > 0
+        self._failed_skips = 0
+        self._cmocka_skips += skips
 
     def _grow(self, depth: int) -> None:
         while len(self._failed_at) <= depth:
@@ -342,6 +367,7 @@ class TapParser(LineParser):
         if counts.failed:
             self._failed_at[depth] = True
             self._stream_failed = True
+            self._stream_failures += 1
 
     def _parent(self, depth: int, *, failed: bool, kind: str) -> None:
         """A line that closes a block of subtests: it adds only what the children did not show."""
@@ -470,6 +496,11 @@ class TapParser(LineParser):
         notes: list[str] = []
         if self._errors:
             notes.append(f"{self._errors} TAP stream(s) broke their plan or died: counted as 1 failed each")
+        if self._cmocka_skips:
+            notes.append(
+                f"{self._cmocka_skips} `not ok ... # SKIP` test(s) of cmocka groups (closed by `# ok - <group>` "
+                "lines): cmocka writes a skipped test so; counted as skipped, as cmocka counts it"
+            )
         return self.reading(self._total, notes=tuple(notes))
 
     def _without_tap(self, total: int) -> Reading:
