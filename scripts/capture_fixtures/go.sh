@@ -389,13 +389,76 @@ func TestAdd(t *testing.T) {
 }
 EOF
 
+# ---------------------------------------------------------------- partial-build
+# Four packages: calc and text build and pass; broken's own source does not compile
+# (`[build failed]`); needs' test imports a package the module does not have (`[setup failed]`).
+# Captured with a Go of 1.24 or newer (below), which reports the build failure inside
+# `go test -json` as `build-output` / `build-fail` events.
+d=$(new_module partial-build)
+write_lib "$d"
+write_text_passing "$d"
+cp "$work/success/calc/calc_test.go" "$d/calc/calc_test.go"
+mkdir -p "$d/broken" "$d/needs"
+cat >"$d/broken/broken.go" <<'EOF'
+// Package broken does not compile.
+package broken
+
+func Twice(n int) int { return n * "2" }
+EOF
+cat >"$d/broken/broken_test.go" <<'EOF'
+package broken
+
+import "testing"
+
+func TestTwice(t *testing.T) {
+	if Twice(2) != 4 {
+		t.Error("Twice")
+	}
+}
+EOF
+cat >"$d/needs/needs.go" <<'EOF'
+// Package needs has a test that imports a package the module does not have.
+package needs
+
+func Word() string { return "go" }
+EOF
+cat >"$d/needs/needs_test.go" <<'EOF'
+package needs
+
+import (
+	"testing"
+
+	"example.com/fx/missing"
+)
+
+func TestWord(t *testing.T) {
+	if Word() != missing.Word {
+		t.Error("Word")
+	}
+}
+EOF
+
 # ---------------------------------------------------------------- run
 # -count=1 disables the test-result cache so every capture really runs the tests.
+# Debian's go1.19 (/usr/bin/go from golang-go), whatever else is first on PATH.
+go_debian=${GO_DEBIAN:-/usr/bin/go}
 for c in success failure zero-tests all-skipped mixed load-error build-error vet-error noisy-green; do
   cd "$work/$c"
-  capture "$out/$c.log" go test -count=1 ./...
-  capture "$out/$c.v.log" go test -count=1 -v ./...
-  capture "$out/$c.json.log" go test -count=1 -json ./...
+  capture "$out/$c.log" "$go_debian" test -count=1 ./...
+  capture "$out/$c.v.log" "$go_debian" test -count=1 -v ./...
+  capture "$out/$c.json.log" "$go_debian" test -count=1 -json ./...
 done
+"$go_debian" version
 
-go version
+# partial-build: a Go of 1.24 or newer, GO_NEW (by default the official install's
+# /usr/local/go/bin/go); without one the case is not captured.
+go_new=${GO_NEW:-/usr/local/go/bin/go}
+if [ -x "$go_new" ] && "$go_new" version | grep -Eq 'go1\.(2[4-9]|[3-9][0-9])'; then
+  cd "$work/partial-build"
+  capture "$out/partial-build.log" "$go_new" test -count=1 ./...
+  capture "$out/partial-build.v.log" "$go_new" test -count=1 -v ./...
+  capture "$out/partial-build.json.log" "$go_new" test -count=1 -json ./...
+  "$go_new" version
+else
+  echo "warning: no Go 1.24 or newer at $go_new (set GO_NEW); partial-build.* not captured" >&2
+fi
