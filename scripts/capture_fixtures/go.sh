@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate tests/fixtures/stack-logs/go-test/ from the real `go test`.
 # Installs Debian's golang-go, writes throwaway modules (standard library only)
-# into a fresh temp dir and captures plain, -v and -json output per case.
+# into a fresh temp dir and captures plain, -v and -json output per case; the partial-build
+# and rerun-fails cases use a newer Go (GO_NEW), rerun-fails also gotestsum (a Go module).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -461,4 +462,54 @@ if [ -x "$go_new" ] && "$go_new" version | grep -Eq 'go1\.(2[4-9]|[3-9][0-9])'; 
   "$go_new" version
 else
   echo "warning: no Go 1.24 or newer at $go_new (set GO_NEW); partial-build.* not captured" >&2
+fi
+
+# ---------------------------------------------------------------- rerun-fails (gotestsum)
+# gotestsum's `--rerun-fails=2` reruns a failed test up to twice, each time in a new test process,
+# and its `--junitfile` writes one <testcase> per run. TestFailsItsFirstRun fails its first run
+# (it counts its runs in a file) and passes the rerun; TestFailsEveryRun fails all three runs.
+# gotestsum is a Go module, installed from the module proxy; only its JUnit file is kept.
+GOTESTSUM_VERSION=${GOTESTSUM_VERSION:-v1.12.3}
+d=$(new_module rerun-fails)
+mkdir -p "$d/flaky" "$d/runs"
+cat >"$d/flaky/flaky_test.go" <<'EOF'
+package flaky
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// runs counts a test's runs in a file: gotestsum reruns a failed test in a new process.
+func runs(t *testing.T, name string) int {
+	path := filepath.Join(os.Getenv("RUNS_DIR"), name)
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, append(data, 'x'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return len(data) + 1
+}
+
+func TestPasses(t *testing.T) {}
+
+func TestFailsItsFirstRun(t *testing.T) {
+	if runs(t, "first") == 1 {
+		t.Fatal("the first run fails")
+	}
+}
+
+func TestFailsEveryRun(t *testing.T) {
+	t.Fatal("fails on every run")
+}
+EOF
+if [ -x "$go_new" ]; then
+  (env -u GOPROXY GOFLAGS=-modcacherw GOBIN="$work/bin" "$go_new" install "gotest.tools/gotestsum@$GOTESTSUM_VERSION")
+  cd "$d"
+  PATH="$(dirname "$go_new"):$PATH" RUNS_DIR="$d/runs" capture "$work/rerun-fails-console.log" \
+    "$work/bin/gotestsum" --format standard-verbose --rerun-fails=2 --packages=./... \
+    --junitfile "$out/rerun-fails.junit.xml" -- -count=1
+  "$work/bin/gotestsum" --version
+else
+  echo "warning: no Go at $go_new (set GO_NEW); rerun-fails.junit.xml not captured" >&2
 fi
