@@ -468,7 +468,8 @@ fi
 # gotestsum's `--rerun-fails=2` reruns a failed test up to twice, each time in a new test process,
 # and its `--junitfile` writes one <testcase> per run. TestFailsItsFirstRun fails its first run
 # (it counts its runs in a file) and passes the rerun; TestFailsEveryRun fails all three runs.
-# gotestsum is a Go module, installed from the module proxy; only its JUnit file is kept.
+# gotestsum is a Go module, installed from the module proxy. Its console output (the go test -v
+# output of every run) and its JUnit file are kept.
 GOTESTSUM_VERSION=${GOTESTSUM_VERSION:-v1.12.3}
 d=$(new_module rerun-fails)
 mkdir -p "$d/flaky" "$d/runs"
@@ -506,10 +507,10 @@ EOF
 if [ -x "$go_new" ]; then
   (env -u GOPROXY GOFLAGS=-modcacherw GOBIN="$work/bin" "$go_new" install "gotest.tools/gotestsum@$GOTESTSUM_VERSION")
   cd "$d"
-  PATH="$(dirname "$go_new"):$PATH" RUNS_DIR="$d/runs" capture "$work/rerun-fails-console.log" \
+  PATH="$(dirname "$go_new"):$PATH" RUNS_DIR="$d/runs" capture "$out/rerun-fails.log" \
     "$work/bin/gotestsum" --format standard-verbose --rerun-fails=2 --packages=./... \
     --junitfile "$out/rerun-fails.junit.xml" -- -count=1
   "$work/bin/gotestsum" --version
 else
-  echo "warning: no Go at $go_new (set GO_NEW); rerun-fails.junit.xml not captured" >&2
+  echo "warning: no Go at $go_new (set GO_NEW); rerun-fails.* not captured" >&2
 fi

@@ -137,3 +137,28 @@ def test_other_runners_output_is_not_go_test() -> None:
     assert read("test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n") is None
     assert read("ok 1 - addition\nok 2 - subtraction\n1..2\n") is None
     assert read("tests/test_a.py::test_one PASSED\n=== 1 passed in 0.01s ===\n") is None
+
+
+def test_a_gotestsum_log_that_reran_failed_tests_is_unparsed_and_a_report_may_stand_for_it() -> None:
+    reading = read(
+        "=== RUN   TestA\n--- FAIL: TestA (0.00s)\nFAIL\nFAIL\texample.com/fx/a\t0.003s\n\n"
+        "DONE 1 tests, 1 failure in 0.004s\n\n"
+        "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/fx/a\t0.003s\n\n"
+        "DONE 2 runs, 2 tests, 1 failure in 0.4s\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.no_count_printed
+    assert reading.failed_tests == ()
+    assert reading.reason == (
+        "gotestsum reran the failed tests ('DONE 2 runs, 2 tests, 1 failure in 0.4s'): the result lines count every "
+        "run, not each test once; its JUnit report (--junitfile) lists the runs of each test"
+    )
+
+
+def test_a_gotestsum_log_of_one_run_is_read_as_go_test_v() -> None:
+    reading = read(
+        "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/fx/a\t0.003s\n\nDONE 1 tests in 0.4s\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)

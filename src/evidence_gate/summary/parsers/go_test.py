@@ -21,6 +21,12 @@ subtest), in every mode, then the packages that failed to build.
 Plain `go test` lists only failing tests, so passes and skips are invisible: it is read only when
 no package ran a test (`[no test files]`, `[no tests to run]`), and is otherwise unparsed with the
 reason, never guessed.
+
+gotestsum's `--rerun-fails` (with `--format standard-verbose`) prints `go test -v` output for the
+first run and again for each rerun of the failed tests, each closed by its own `DONE ...` line, the
+last one `DONE 3 runs, 6 tests, 4 failures`: the result lines count every run, and a rerun names no
+more than which tests it ran again, so such a log is unparsed, with the reason, and a JUnit report
+of the same run (`--junitfile`, a test case per run) stands for it, as for a log that prints no count.
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ _RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): (\S.*) \(\d[\d.]*\s?s(?:econds)
 # `_RESULT`'s passed and skipped lines, as a pattern over a block of lines (white space but a newline).
 _COUNTED = r"[^\S\n]*--- (PASS|SKIP): \S[^\n]* \(\d[\d.]*[^\S\n]?s(?:econds)?\)$"
 _NO_TESTS = ("[no test files]", "[no tests to run]")
+# gotestsum's closing line once it has rerun failed tests (`--rerun-fails`): `DONE 3 runs, 6 tests, 4 failures in 0.7s`.
+_GOTESTSUM_RERUNS = re.compile(r"^DONE (\d+) runs, ")
 # `FAIL\t<pkg> [build failed]` (or `[setup failed]`): a package that ran no test.
 BUILD_FAILED = re.compile(r"^FAIL\t(\S+) \[(\w+) failed\]$")
 
@@ -122,8 +130,8 @@ class GoTestParser(LineParser):
         "failed to build is one failed test beside the packages that ran (unparsed when none ran)"
     )
     reads: ClassVar[LineFilter] = LineFilter(
-        starts="oF?#{" + WHITESPACE + "-",
-        pattern=r'ok  \t|FAIL\t|\?   \t|# |\s*--- (?!PASS: |SKIP: )|\{"',
+        starts="oF?#{D" + WHITESPACE + "-",
+        pattern=r'ok  \t|FAIL\t|\?   \t|# |\s*--- (?!PASS: |SKIP: )|\{"|DONE \d+ runs, ',
         flags=("=== RUN ",),  # only whether the log has one: `go test -v`
         tallies=(_COUNTED,),  # counted, not read: the bulk of a `-v` log
     )
@@ -138,6 +146,7 @@ class GoTestParser(LineParser):
         self._failing_listed = 0  # plain mode: `--- FAIL` lines
         self._failed_names = FailedNames()
         self._build_failures = GoBuildFailures()
+        self._reruns = ""  # gotestsum's `DONE N runs, ...` line, once it has rerun failed tests
 
     @property
     def wants_every_line(self) -> bool:
@@ -162,6 +171,8 @@ class GoTestParser(LineParser):
             self._verbose = True
         elif line.startswith('{"') and '"Action":' in line:
             self._json = True
+        elif line.startswith("DONE ") and (reruns := _GOTESTSUM_RERUNS.match(line)) and int(reruns.group(1)) > 1:
+            self._reruns = clip(line)
 
     def _package(self, line: str) -> None:
         match = _PACKAGE.match(line)
@@ -199,6 +210,13 @@ class GoTestParser(LineParser):
         if self._json or not (self._packages or self._verbose):
             return None
         named = self._failed_names.names
+        if self._reruns:
+            return self.reading(
+                None,
+                f"gotestsum reran the failed tests ({self._reruns!r}): the result lines count every run, not "
+                "each test once; its JUnit report (--junitfile) lists the runs of each test",
+                no_count_printed=True,  # the names too are every run's: a test that passed its rerun is among them
+            )
         if any(self._pending):
             return self.reading(
                 None,
