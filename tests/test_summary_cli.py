@@ -186,15 +186,17 @@ def test_cmockas_junit_file_beside_a_console_log_of_the_binary_is_counted_once(c
     assert (result.code, document["executed"], document["failed"], document["skipped"]) == (1, 6, 4, 1)
 
 
+@pytest.mark.parametrize("case", ["load-error", "partial-load"])
 def test_a_suite_that_failed_to_load_is_not_covered_by_a_report_that_leaves_it_out(
-    cli: Callable[..., CliResult],
+    cli: Callable[..., CliResult], case: str
 ) -> None:
     # jest-junit writes no test case for a suite that failed to load: read alone, its report passes.
     jest = LOGS / "jest"
-    result = cli("summary", jest / "load-error.log", "--junit", jest / "load-error.junit.xml", "--json")
+    result = cli("summary", jest / f"{case}.log", "--junit", jest / f"{case}.junit.xml", "--json")
     document = json.loads(result.out)
-    assert (result.code, document["status"]) == (4, "unparsed")
-    assert "a test suite failed to load" in document["reason"]
+    assert (result.code, document["status"], document["parser"]) == (1, "failed", "jest")
+    assert "the log counts more failures: its counts stand" in document["notes"]
+    assert any("failed to load before their tests ran" in note for note in document["notes"])
 
 
 def test_a_log_that_prints_no_count_by_design_is_covered_by_its_report(cli: Callable[..., CliResult]) -> None:

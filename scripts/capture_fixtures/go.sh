@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate tests/fixtures/stack-logs/go-test/ from the real `go test`.
 # Installs Debian's golang-go, writes throwaway modules (standard library only)
-# into a fresh temp dir and captures plain, -v and -json output per case.
+# into a fresh temp dir and captures plain, -v and -json output per case; the partial-build
+# and rerun-fails cases use a newer Go (GO_NEW), rerun-fails also gotestsum (a Go module).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -389,13 +390,127 @@ func TestAdd(t *testing.T) {
 }
 EOF
 
+# ---------------------------------------------------------------- partial-build
+# Four packages: calc and text build and pass; broken's own source does not compile
+# (`[build failed]`); needs' test imports a package the module does not have (`[setup failed]`).
+# Captured with a Go of 1.24 or newer (below), which reports the build failure inside
+# `go test -json` as `build-output` / `build-fail` events.
+d=$(new_module partial-build)
+write_lib "$d"
+write_text_passing "$d"
+cp "$work/success/calc/calc_test.go" "$d/calc/calc_test.go"
+mkdir -p "$d/broken" "$d/needs"
+cat >"$d/broken/broken.go" <<'EOF'
+// Package broken does not compile.
+package broken
+
+func Twice(n int) int { return n * "2" }
+EOF
+cat >"$d/broken/broken_test.go" <<'EOF'
+package broken
+
+import "testing"
+
+func TestTwice(t *testing.T) {
+	if Twice(2) != 4 {
+		t.Error("Twice")
+	}
+}
+EOF
+cat >"$d/needs/needs.go" <<'EOF'
+// Package needs has a test that imports a package the module does not have.
+package needs
+
+func Word() string { return "go" }
+EOF
+cat >"$d/needs/needs_test.go" <<'EOF'
+package needs
+
+import (
+	"testing"
+
+	"example.com/fx/missing"
+)
+
+func TestWord(t *testing.T) {
+	if Word() != missing.Word {
+		t.Error("Word")
+	}
+}
+EOF
+
 # ---------------------------------------------------------------- run
 # -count=1 disables the test-result cache so every capture really runs the tests.
+# Debian's go1.19 (/usr/bin/go from golang-go), whatever else is first on PATH.
+go_debian=${GO_DEBIAN:-/usr/bin/go}
 for c in success failure zero-tests all-skipped mixed load-error build-error vet-error noisy-green; do
   cd "$work/$c"
-  capture "$out/$c.log" go test -count=1 ./...
-  capture "$out/$c.v.log" go test -count=1 -v ./...
-  capture "$out/$c.json.log" go test -count=1 -json ./...
+  capture "$out/$c.log" "$go_debian" test -count=1 ./...
+  capture "$out/$c.v.log" "$go_debian" test -count=1 -v ./...
+  capture "$out/$c.json.log" "$go_debian" test -count=1 -json ./...
 done
+"$go_debian" version
 
-go version
+# partial-build: a Go of 1.24 or newer, GO_NEW (by default the official install's
+# /usr/local/go/bin/go); without one the case is not captured.
+go_new=${GO_NEW:-/usr/local/go/bin/go}
+if [ -x "$go_new" ] && "$go_new" version | grep -Eq 'go1\.(2[4-9]|[3-9][0-9])'; then
+  cd "$work/partial-build"
+  capture "$out/partial-build.log" "$go_new" test -count=1 ./...
+  capture "$out/partial-build.v.log" "$go_new" test -count=1 -v ./...
+  capture "$out/partial-build.json.log" "$go_new" test -count=1 -json ./...
+  "$go_new" version
+else
+  echo "warning: no Go 1.24 or newer at $go_new (set GO_NEW); partial-build.* not captured" >&2
+fi
+
+# ---------------------------------------------------------------- rerun-fails (gotestsum)
+# gotestsum's `--rerun-fails=2` reruns a failed test up to twice, each time in a new test process,
+# and its `--junitfile` writes one <testcase> per run. TestFailsItsFirstRun fails its first run
+# (it counts its runs in a file) and passes the rerun; TestFailsEveryRun fails all three runs.
+# gotestsum is a Go module, installed from the module proxy. Its console output (the go test -v
+# output of every run) and its JUnit file are kept.
+GOTESTSUM_VERSION=${GOTESTSUM_VERSION:-v1.12.3}
+d=$(new_module rerun-fails)
+mkdir -p "$d/flaky" "$d/runs"
+cat >"$d/flaky/flaky_test.go" <<'EOF'
+package flaky
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// runs counts a test's runs in a file: gotestsum reruns a failed test in a new process.
+func runs(t *testing.T, name string) int {
+	path := filepath.Join(os.Getenv("RUNS_DIR"), name)
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, append(data, 'x'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return len(data) + 1
+}
+
+func TestPasses(t *testing.T) {}
+
+func TestFailsItsFirstRun(t *testing.T) {
+	if runs(t, "first") == 1 {
+		t.Fatal("the first run fails")
+	}
+}
+
+func TestFailsEveryRun(t *testing.T) {
+	t.Fatal("fails on every run")
+}
+EOF
+if [ -x "$go_new" ]; then
+  (env -u GOPROXY GOFLAGS=-modcacherw GOBIN="$work/bin" "$go_new" install "gotest.tools/gotestsum@$GOTESTSUM_VERSION")
+  cd "$d"
+  PATH="$(dirname "$go_new"):$PATH" RUNS_DIR="$d/runs" capture "$out/rerun-fails.log" \
+    "$work/bin/gotestsum" --format standard-verbose --rerun-fails=2 --packages=./... \
+    --junitfile "$out/rerun-fails.junit.xml" -- -count=1
+  "$work/bin/gotestsum" --version
+else
+  echo "warning: no Go at $go_new (set GO_NEW); rerun-fails.* not captured" >&2
+fi

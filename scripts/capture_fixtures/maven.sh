@@ -3,6 +3,7 @@
 # Installs Debian's maven + JDK + JUnit, builds offline against /usr/share/maven-repo (a
 # settings.xml whose only mirror is that folder, and a throwaway localRepository), writes
 # small throwaway projects under /tmp and runs `mvn -B -s settings.xml test` on each.
+# The two rerun-* cases need Surefire 3 and are built against Maven Central instead (see below).
 # Rerunning regenerates every *.log / *.xml fixture (README.md and expected.json are kept).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -402,5 +403,123 @@ done
 cd "$s"
 find . -name target -type d -prune -exec rm -rf {} +
 capture_tty "$out/success.tty.log" "mvn -s '$work/settings.xml' test"
+
+###############################################################################
+# rerun-flaky / rerun-failure: `-Dsurefire.rerunFailingTestsCount=2` with JUnit 5.
+# Surefire reruns JUnit 5 tests only from 3.0.0-M4 on, and Debian ships 2.22, so these
+# two builds use Surefire and JUnit from Maven Central (their own settings.xml without
+# the offline mirror, and their own throwaway local repository).
+# rerun-flaky: FlakyTest, one test that passes, one that fails its first run on an
+# assertion and one that throws on its first run: both pass on the rerun (flaky).
+# rerun-failure: FlakyTest beside BrokenTest, one test that passes, one that fails its
+# assertion on every run and one that throws on every run (3 runs each).
+###############################################################################
+SUREFIRE3_VERSION=${SUREFIRE3_VERSION:-3.5.2}
+JUPITER5_VERSION=${JUPITER5_VERSION:-5.11.4}
+cat >"$work/settings-central.xml" <<EOF
+<settings>
+  <localRepository>$work/m2-central</localRepository>
+  <interactiveMode>false</interactiveMode>
+</settings>
+EOF
+MVN_CENTRAL=(mvn -B -s "$work/settings-central.xml")
+rerun_pom() {
+  mkdir -p "$1"
+  cat >"$1/pom.xml" <<EOF
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>$2</artifactId>
+  <version>1.0</version>
+  <name>$2</name>
+$PROPS
+  <dependencies>
+    <dependency>
+      <groupId>org.junit.jupiter</groupId>
+      <artifactId>junit-jupiter</artifactId>
+      <version>$JUPITER5_VERSION</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-resources-plugin</artifactId>
+        <version>3.3.1</version>
+      </plugin>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-compiler-plugin</artifactId>
+        <version>3.13.0</version>
+      </plugin>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-surefire-plugin</artifactId>
+        <version>$SUREFIRE3_VERSION</version>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+EOF
+}
+flaky_test() {
+  java_file "$1/src/test/java/com/example/FlakyTest.java" <<'EOF'
+package com.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class FlakyTest {
+    // Surefire reruns a failed test in the same JVM, so a static counter sees every run.
+    private static int assertionRuns;
+    private static int errorRuns;
+
+    @Test void passes() { assertEquals(2, 1 + 1); }
+
+    @Test void failsItsFirstRun() {
+        assertionRuns++;
+        assertEquals(2, assertionRuns, "the first run fails");
+    }
+
+    @Test void throwsOnItsFirstRun() {
+        errorRuns++;
+        if (errorRuns == 1) {
+            throw new IllegalStateException("the first run throws");
+        }
+    }
+}
+EOF
+}
+r="$work/rerun-flaky"
+rerun_pom "$r" flaky
+flaky_test "$r"
+r="$work/rerun-failure"
+rerun_pom "$r" broken
+flaky_test "$r"
+java_file "$r/src/test/java/com/example/BrokenTest.java" <<'EOF'
+package com.example;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class BrokenTest {
+    @Test void passes() { assertEquals("ab", "a" + "b"); }
+
+    @Test void failsEveryRun() { assertEquals(1, 2, "fails on every run"); }
+
+    @Test void throwsEveryRun() { throw new IllegalStateException("throws on every run"); }
+}
+EOF
+# Warm the local repository from Maven Central first (the plugins and JUnit), uncaptured.
+( cd "$work/rerun-flaky" && "${MVN_CENTRAL[@]}" -q test -Dsurefire.rerunFailingTestsCount=2 >/dev/null 2>&1 ) || true
+for c in rerun-flaky rerun-failure; do
+  cd "$work/$c"
+  find . -name target -type d -prune -exec rm -rf {} +
+  capture "$out/$c.log" "${MVN_CENTRAL[@]}" test -Dsurefire.rerunFailingTestsCount=2
+  copy_reports "$c" "$work/$c"
+done
 
 echo "maven fixtures: $out"

@@ -217,6 +217,34 @@ run_piped "$dest/missing-module.log" "$s/missing-module" "$bin/jest"
 run_tty "$dest/missing-module.tty.log" "$s/missing-module" "$bin/jest"
 run_piped "$s/missing-module/json-console.log" "$s/missing-module" "$bin/jest" --json --outputFile=report.json
 keep_json "$s/missing-module/report.json" "$dest_json/missing-module.json"
+# partial-load: two suites run and pass; one requires a module that does not exist and one
+# throws at its top level, so those two fail to load and run none of their tests.
+mkdir -p "$s/partial-load"
+printf "module.exports = { cacheDirectory: '<rootDir>/.jest-cache' };\n" >"$s/partial-load/jest.config.js"
+cp "$s/load-error/ok.test.js" "$s/partial-load/ok.test.js"
+cp "$s/success/text.test.js" "$s/partial-load/text.test.js"
+cat >"$s/partial-load/missing.test.js" <<'EOF'
+const { add } = require('./no-such-module');
+
+test('adds', () => {
+  expect(add(1, 1)).toBe(2);
+});
+EOF
+cat >"$s/partial-load/throws.test.js" <<'EOF'
+throw new Error('cannot load this test file');
+
+test('never runs', () => {
+  expect(true).toBe(true);
+});
+EOF
+export JEST_JUNIT_OUTPUT_DIR="$s/partial-load" JEST_JUNIT_OUTPUT_NAME=report.xml
+run_piped "$dest/partial-load.log" "$s/partial-load" "$bin/jest" --reporters=default --reporters=jest-junit
+cp "$s/partial-load/report.xml" "$dest/partial-load.junit.xml"
+export JEST_JUNIT_OUTPUT_NAME=report-tty.xml
+run_tty "$dest/partial-load.tty.log" "$s/partial-load" "$bin/jest --reporters=default --reporters=jest-junit"
+unset JEST_JUNIT_OUTPUT_DIR JEST_JUNIT_OUTPUT_NAME
+run_piped "$s/partial-load/json-console.log" "$s/partial-load" "$bin/jest" --json --outputFile=report.json
+keep_json "$s/partial-load/report.json" "$dest_json/partial-load.json"
 
 # =================================================================== vitest
 s="$proj/vitest"
@@ -368,6 +396,24 @@ test('adds', () => {
 EOF
 run_piped "$dest/missing-module.log" "$s/missing-module" "$bin/vitest" run
 run_tty "$dest/missing-module.tty.log" "$s/missing-module" "$bin/vitest run"
+# partial-load: two files run and pass; one imports a module that does not exist and one
+# throws at its top level, so those two fail to load and run none of their tests.
+mkdir -p "$s/partial-load"
+cp "$s/load-error/ok.test.js" "$s/partial-load/ok.test.js"
+cp "$s/success/text.test.js" "$s/partial-load/text.test.js"
+cp "$s/missing-module/missing.test.js" "$s/partial-load/missing.test.js"
+cat >"$s/partial-load/throws.test.js" <<'EOF'
+import { expect, test } from 'vitest';
+
+throw new Error('cannot load this test file');
+
+test('never runs', () => {
+  expect(true).toBe(true);
+});
+EOF
+run_piped "$dest/partial-load.log" "$s/partial-load" "$bin/vitest" run --reporter=default --reporter=junit --outputFile.junit=report.xml
+cp "$s/partial-load/report.xml" "$dest/partial-load.junit.xml"
+run_tty "$dest/partial-load.tty.log" "$s/partial-load" "$bin/vitest run --reporter=default --reporter=junit --outputFile.junit=report-tty.xml"
 
 # ==================================================================== mocha
 s="$proj/mocha"

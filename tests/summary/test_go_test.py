@@ -73,7 +73,7 @@ def test_plain_output_where_only_builds_failed_is_unparsed_with_the_first_error(
     )
 
 
-def test_a_verbose_run_where_one_package_failed_to_build_is_unparsed_and_says_what_ran() -> None:
+def test_a_verbose_run_where_one_package_failed_to_build_counts_it_as_one_failed_beside_what_ran() -> None:
     reading = read(
         "# example.com/fx/a\n"
         "a/a_test.go:7:3: (*testing.common).Errorf format %s has arg got of wrong type int\n"
@@ -85,9 +85,29 @@ def test_a_verbose_run_where_one_package_failed_to_build_is_unparsed_and_says_wh
         "FAIL\n"
     )
     assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.failed_tests == ("example.com/fx/a [build failed]",)
+    assert reading.notes == (
+        "the build failed before the tests of 1 package(s) ran: example.com/fx/a [build failed]: "
+        "a/a_test.go:7:3: (*testing.common).Errorf format %s has arg got of wrong type int; "
+        "each is counted as 1 failed test beside the tests the other packages ran",
+    )
+
+
+def test_plain_output_where_one_package_failed_to_build_beside_others_is_unparsed_with_the_failure() -> None:
+    reading = read(
+        "# example.com/fx/a\n"
+        "a/a.go:3:2: undefined: nope\n"
+        "FAIL\texample.com/fx/a [build failed]\n"
+        "ok  \texample.com/fx/b\t0.002s\n"
+        "FAIL\n"
+    )
+    assert reading is not None
     assert reading.counts is None
-    assert reading.reason and reading.reason.startswith("the build failed before the tests of 1 package(s) ran")
-    assert reading.reason.endswith("only 1 other package(s) ran their tests: 1 passed, 0 failed, 0 skipped")
+    assert reading.reason == (
+        "the build failed before the tests of 1 package(s) ran: example.com/fx/a [build failed]: "
+        "a/a.go:3:2: undefined: nope; only 1 other package(s) ran their tests"
+    )
 
 
 def test_a_one_megabyte_build_error_line_is_clipped_in_the_reason() -> None:
@@ -117,3 +137,28 @@ def test_other_runners_output_is_not_go_test() -> None:
     assert read("test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n") is None
     assert read("ok 1 - addition\nok 2 - subtraction\n1..2\n") is None
     assert read("tests/test_a.py::test_one PASSED\n=== 1 passed in 0.01s ===\n") is None
+
+
+def test_a_gotestsum_log_that_reran_failed_tests_is_unparsed_and_a_report_may_stand_for_it() -> None:
+    reading = read(
+        "=== RUN   TestA\n--- FAIL: TestA (0.00s)\nFAIL\nFAIL\texample.com/fx/a\t0.003s\n\n"
+        "DONE 1 tests, 1 failure in 0.004s\n\n"
+        "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/fx/a\t0.003s\n\n"
+        "DONE 2 runs, 2 tests, 1 failure in 0.4s\n"
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.no_count_printed
+    assert reading.failed_tests == ()
+    assert reading.reason == (
+        "gotestsum reran the failed tests ('DONE 2 runs, 2 tests, 1 failure in 0.4s'): the result lines count every "
+        "run, not each test once; its JUnit report (--junitfile) lists the runs of each test"
+    )
+
+
+def test_a_gotestsum_log_of_one_run_is_read_as_go_test_v() -> None:
+    reading = read(
+        "=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/fx/a\t0.003s\n\nDONE 1 tests in 0.4s\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=0, skipped=0)

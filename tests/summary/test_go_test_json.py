@@ -1,4 +1,4 @@
-"""`go test -json` beyond the captured Go 1.19 fixtures: Go 1.24's build events, packages that fail
+"""`go test -json` beyond the captured fixtures: Go 1.24's build events, packages that fail
 without a failing test, truncated streams, and JSON that is not test2json's."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def read(*lines: str) -> Reading | None:
     return parser.finish()
 
 
-def test_go_1_24_build_failure_events_make_the_run_unparsed_with_the_first_error() -> None:
+def test_go_1_24_build_failure_events_count_the_package_as_one_failed_with_the_first_error() -> None:
     reading = read(
         '{"ImportPath":"example.com/fx/a [example.com/fx/a.test]","Action":"build-output",'
         '"Output":"# example.com/fx/a\\n"}',
@@ -43,12 +43,46 @@ def test_go_1_24_build_failure_events_make_the_run_unparsed_with_the_first_error
         event("pass", "example.com/fx/b"),
     )
     assert reading is not None
-    assert reading.counts is None
-    assert reading.reason == (
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.failed_tests == ("example.com/fx/a [build failed]",)
+    assert reading.notes == (
         "the build failed before the tests of 1 package(s) ran: example.com/fx/a [build failed]: "
-        "a/a_test.go:3:2: undefined: nope; "
-        "only 1 other package(s) ran their tests: 1 passed, 0 failed, 0 skipped"
+        "a/a_test.go:3:2: undefined: nope; each is counted as 1 failed test beside the tests the other packages ran",
     )
+
+
+def test_a_setup_failure_names_the_package_not_the_missing_import_its_build_fail_event_names() -> None:
+    reading = read(
+        '{"ImportPath":"example.com/fx/missing","Action":"build-output","Output":"# example.com/fx/needs\\n"}',
+        '{"ImportPath":"example.com/fx/missing","Action":"build-output",'
+        '"Output":"needs/needs_test.go:6:2: no required module provides package example.com/fx/missing\\n"}',
+        '{"ImportPath":"example.com/fx/missing","Action":"build-fail"}',
+        event("start", "example.com/fx/needs"),
+        event("output", "example.com/fx/needs", Output="FAIL\texample.com/fx/needs [setup failed]\n"),
+        event("fail", "example.com/fx/needs", Elapsed=0, FailedBuild="example.com/fx/missing"),
+        event("run", "example.com/fx/b", "TestB"),
+        event("pass", "example.com/fx/b", "TestB"),
+        event("pass", "example.com/fx/b"),
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.failed_tests == ("example.com/fx/needs [setup failed]",)
+    assert reading.notes[0].startswith(
+        "the build failed before the tests of 1 package(s) ran: example.com/fx/needs [setup failed]: "
+        "needs/needs_test.go:6:2: no required module provides package example.com/fx/missing;"
+    )
+
+
+def test_a_run_where_every_package_failed_to_build_is_unparsed() -> None:
+    reading = read(
+        '{"ImportPath":"example.com/fx/a [example.com/fx/a.test]","Action":"build-fail"}',
+        event("start", "example.com/fx/a"),
+        event("output", "example.com/fx/a", Output="FAIL\texample.com/fx/a [build failed]\n"),
+        event("fail", "example.com/fx/a", Elapsed=0, FailedBuild="example.com/fx/a [example.com/fx/a.test]"),
+    )
+    assert reading is not None
+    assert reading.counts is None
+    assert reading.reason == "the build failed before any test ran: example.com/fx/a [build failed]"
 
 
 def test_a_package_failing_without_a_failed_test_event_is_one_error_and_is_not_counted_twice() -> None:
@@ -64,7 +98,7 @@ def test_a_package_failing_without_a_failed_test_event_is_one_error_and_is_not_c
     assert reading.counts == Counts(passed=0, failed=2, skipped=0)
 
 
-def test_a_plain_build_failure_line_in_the_stream_makes_the_run_unparsed() -> None:
+def test_a_plain_build_failure_line_in_the_stream_is_one_more_failed() -> None:
     reading = read(
         "FAIL\texample.com/fx/gone [build failed]",
         event("run", "example.com/fx/ok", "TestOk"),
@@ -72,8 +106,8 @@ def test_a_plain_build_failure_line_in_the_stream_makes_the_run_unparsed() -> No
         event("fail", "example.com/fx/ok"),
     )
     assert reading is not None
-    assert reading.counts is None
-    assert reading.reason and "example.com/fx/gone [build failed]" in reading.reason
+    assert reading.counts == Counts(passed=0, failed=2, skipped=0)
+    assert reading.failed_tests == ("TestOk", "example.com/fx/gone [build failed]")
 
 
 def test_a_result_event_nested_100000_deep_is_unparsed_not_a_traceback() -> None:
@@ -141,7 +175,7 @@ def test_json_that_is_not_test2json_is_not_claimed() -> None:
     assert read("=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  \texample.com/fx/a\t0.01s") is None
 
 
-def test_a_build_failed_package_output_is_unparsed_without_the_failed_build_field() -> None:
+def test_a_build_failed_package_output_is_one_failed_without_the_failed_build_field() -> None:
     reading = read(
         "# example.com/fx/a [example.com/fx/a.test]",
         "a/a_test.go:3:2: undefined: nope",
@@ -153,10 +187,11 @@ def test_a_build_failed_package_output_is_unparsed_without_the_failed_build_fiel
         event("pass", "example.com/fx/b"),
     )
     assert reading is not None
-    assert reading.counts is None
-    assert reading.reason == (
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.failed_tests == ("example.com/fx/a [build failed]",)
+    assert reading.notes[0].startswith(
         "the build failed before the tests of 1 package(s) ran: example.com/fx/a [build failed]: "
-        "a/a_test.go:3:2: undefined: nope; only 1 other package(s) ran their tests: 1 passed, 0 failed, 0 skipped"
+        "a/a_test.go:3:2: undefined: nope;"
     )
 
 
@@ -171,7 +206,7 @@ def test_a_test_printing_a_build_failure_line_is_its_output() -> None:
     assert reading.counts == Counts(passed=1, failed=0, skipped=0)
 
 
-def test_a_build_fail_event_alone_makes_the_run_unparsed() -> None:
+def test_a_build_fail_event_alone_is_one_failed_package() -> None:
     reading = read(
         '{"ImportPath":"example.com/fx/a.test","Action":"build-output","Output":"# example.com/fx/a\\n"}',
         '{"ImportPath":"example.com/fx/a.test","Action":"build-fail"}',
@@ -180,5 +215,5 @@ def test_a_build_fail_event_alone_makes_the_run_unparsed() -> None:
         event("pass", "example.com/fx/b"),
     )
     assert reading is not None
-    assert reading.counts is None
-    assert reading.reason and "example.com/fx/a.test [build failed]" in reading.reason
+    assert reading.counts == Counts(passed=1, failed=1, skipped=0)
+    assert reading.failed_tests == ("example.com/fx/a.test [build failed]",)

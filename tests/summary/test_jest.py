@@ -48,7 +48,7 @@ def test_runs_add_up_and_silent_runs_need_no_closing_sentence() -> None:
     assert "2 jest runs added up" in reading.notes
 
 
-def test_a_suite_that_failed_to_run_is_unparsed_and_its_reprint_is_not_counted_again() -> None:
+def test_a_suite_that_failed_to_run_beside_others_is_one_failed_and_its_reprint_is_not_counted_again() -> None:
     reading = read(
         "FAIL ./broken.test.js\n  ● Test suite failed to run\n\n    SyntaxError: x\n"
         "Summary of all failing tests\nFAIL ./broken.test.js\n  ● Test suite failed to run\n\n"
@@ -56,10 +56,28 @@ def test_a_suite_that_failed_to_run_is_unparsed_and_its_reprint_is_not_counted_a
         + "Ran all test suites.\n"
     )
     assert reading is not None
-    assert reading.counts is None
-    assert reading.reason == (
-        "a test suite failed to load before its tests ran (or failed outside them): ./broken.test.js: SyntaxError: x; "
-        "the other suites ran 40 passed, 0 failed, 0 skipped"
+    assert reading.counts == Counts(passed=40, failed=1, skipped=0)
+    assert reading.failed_tests == ("./broken.test.js",)
+    assert reading.notes == (
+        "1 test suite(s) failed to load before their tests ran (or failed outside them), each counted as 1 failed "
+        "test: ./broken.test.js: SyntaxError: x",
+    )
+
+
+def test_two_suites_that_failed_to_run_beside_a_failed_test_are_each_one_failed_and_named() -> None:
+    reading = read(
+        "FAIL ./a.test.js\n  ● Test suite failed to run\n\n    Cannot find module './gone' from 'a.test.js'\n\n"
+        "FAIL ./b.test.js\n  ● Test suite failed to run\n\n    boom\n\n"
+        "FAIL ./c.test.js\n  ● adds\n\n    expect(received).toBe(expected)\n\n"
+        + block("3 failed, 1 passed, 4 total", "1 failed, 5 passed, 6 total")
+        + "Ran all test suites.\n"
+    )
+    assert reading is not None
+    assert reading.counts == Counts(passed=5, failed=3, skipped=0)
+    assert reading.failed_tests == ("adds", "./a.test.js", "./b.test.js")
+    assert reading.notes[-1] == (
+        "2 test suite(s) failed to load before their tests ran (or failed outside them), each counted as 1 failed "
+        "test: ./a.test.js: Cannot find module './gone' from 'a.test.js' (and 1 more)"
     )
 
 

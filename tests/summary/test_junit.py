@@ -390,3 +390,75 @@ def test_a_case_is_named_as_its_runners_console_names_it() -> None:
     read_source(logs / "failure.junit.xml", ["junit"], on_case=seen.append)
     failed = [case.display_name for case in seen if case.outcome == "failed"]
     assert failed == list(read_source(logs / "failure.log", ["jest"]).failed_tests) == ["wrong sum", "throws"]
+
+
+SUREFIRE_RERUNS = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.example.T" tests="3" failures="1" errors="0" skipped="0">
+  <testcase name="flaky" classname="com.example.T">
+    <flakyFailure message="first run" type="AssertionError"><stackTrace>at T</stackTrace></flakyFailure>
+    <flakyError message="second run" type="IllegalStateException"><stackTrace>at T</stackTrace></flakyError>
+  </testcase>
+  <testcase name="broken" classname="com.example.T">
+    <failure message="every run" type="AssertionError">at T</failure>
+    <rerunFailure message="every run" type="AssertionError"><stackTrace>at T</stackTrace></rerunFailure>
+    <rerunError message="every run" type="IllegalStateException"><stackTrace>at T</stackTrace></rerunError>
+  </testcase>
+  <testcase name="passes" classname="com.example.T"/>
+</testsuite>"""
+
+
+def test_surefire_flaky_test_passed_and_is_named_and_a_test_failing_every_rerun_is_one_failed(tmp_path: Path) -> None:
+    seen: list[CaseResult] = []
+    reading = scan_junit(report(tmp_path, SUREFIRE_RERUNS), seen.append)
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+    assert reading.notes == (
+        "1 failed test(s) failed on every rerun too (Surefire's <rerunFailure> or <rerunError>): each counted once, "
+        "as failed",
+        "1 flaky test(s) failed and then passed on a rerun, counted as passed: com.example.T::flaky",
+    )
+    assert [(case.name, case.outcome) for case in seen] == [
+        ("flaky", "passed"),
+        ("broken", "failed"),
+        ("passes", "passed"),
+    ]
+
+
+def test_a_test_case_repeated_after_its_failed_runs_is_one_test_counted_by_its_last_run(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuite name="p" tests="6" failures="4">'
+        '<testcase classname="p" name="Flaky"><failure message="Failed"/></testcase>'
+        '<testcase classname="p" name="Broken"><failure message="Failed"/></testcase>'
+        '<testcase classname="p" name="Broken"><failure message="Failed"/></testcase>'
+        '<testcase classname="p" name="Broken"><failure message="Failed"/></testcase>'
+        '<testcase classname="p" name="Passes"/>'
+        '<testcase classname="p" name="Flaky"/>'
+        "</testsuite>",
+    )
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+    assert "2 test(s) appear as a test case per run (a rerun): each counted once, by its last run" in reading.notes
+    assert "1 flaky test(s) failed and then passed on a rerun, counted as passed: p::Flaky" in reading.notes
+    assert not any("declares" in note for note in reading.notes)
+
+
+def test_a_test_case_repeating_a_passed_one_is_another_test_and_its_failure_counts(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuites><testsuite><testcase classname="p" name="same"/>'
+        '<testcase classname="p" name="same"><failure message="boom"/></testcase>'
+        '<testcase classname="q" name="same"><failure message="boom"/></testcase></testsuite>'
+        '<testsuite><testcase classname="p" name="same"/></testsuite></testsuites>',
+    )
+    reading = scan_junit(path)
+    assert reading.counts == Counts(passed=2, failed=2, skipped=0)
+    assert not any("rerun" in note for note in reading.notes)
+
+
+def test_test_cases_repeated_in_another_suite_are_other_tests(tmp_path: Path) -> None:
+    path = report(
+        tmp_path,
+        '<testsuites><testsuite name="a"><testcase classname="p" name="t"><failure message="x"/></testcase></testsuite>'
+        '<testsuite name="b"><testcase classname="p" name="t"/></testsuite></testsuites>',
+    )
+    assert scan_junit(path).counts == Counts(passed=1, failed=1, skipped=0)

@@ -129,4 +129,4 @@ def test_a_go_test_log_of_many_blocks_reads_alike() -> None:
     assert len(data) > 3 * BLOCK_BYTES
     assert_same(data)
     scanned = readings(data, scan=True)[list(LINE_PARSERS).index("go-test")]
-    assert scanned is not None and scanned.reason is not None and "syntax error" in scanned.reason
+    assert scanned is not None and "syntax error" in scanned.notes[0]

@@ -92,7 +92,7 @@ def test_a_block_without_its_timing_lines_does_not_hide_the_next_run() -> None:
     assert reading.counts == Counts(passed=2, failed=1, skipped=0)
 
 
-def test_a_file_that_collected_no_test_is_unparsed_with_its_error() -> None:
+def test_a_file_that_collected_no_test_beside_others_is_one_failed_named_with_its_error() -> None:
     reading = read(
         RUN
         + " ✓ ok.test.js (2 tests) 3ms\n \u276f broken.test.js (0 test)\n\n"
@@ -100,10 +100,25 @@ def test_a_file_that_collected_no_test_is_unparsed_with_its_error() -> None:
         + final("1 failed | 1 passed (2)", "2 passed (2)")
     )
     assert reading is not None
+    assert reading.counts == Counts(passed=2, failed=1, skipped=0)
+    assert reading.failed_tests == ("broken.test.js",)
+    assert reading.notes == (
+        "1 test file(s) failed to load before their tests ran, each counted as 1 failed test: broken.test.js: "
+        "SyntaxError: Unexpected token",
+    )
+
+
+def test_a_file_that_collected_no_test_alone_is_unparsed_with_its_error() -> None:
+    reading = read(
+        RUN
+        + " \u276f missing.test.js (0 test)\n\n"
+        + "⎯⎯⎯ Failed Suites 1 ⎯⎯⎯\n\n FAIL  missing.test.js [ missing.test.js ]\nError: Cannot find module\n\n"
+        + final("1 failed (1)", "no tests")
+    )
+    assert reading is not None
     assert reading.counts is None
-    assert reading.reason == (
-        "a test suite failed to load before its tests ran: broken.test.js: SyntaxError: Unexpected token; "
-        "the other files ran 2 passed, 0 failed, 0 skipped"
+    assert (
+        reading.reason == "a test suite failed to load before its tests ran: missing.test.js: Error: Cannot find module"
     )
 
 

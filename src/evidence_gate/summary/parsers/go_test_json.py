@@ -7,13 +7,17 @@ not tests: a package-level `skip` is a package without test files.
 
 A package that fails without a failing test event (a panic in TestMain, a timeout) counts as one
 failed test: errors count as failed. A package that go could not build, set up or vet ran no test:
-the reading is unparsed, "the build failed before any test ran", as for plain `go test`. Go before
-1.24 emits no JSON at all for such a package, only the plain `FAIL\\t<pkg> [build failed]` line on
-stderr, which is read too; Go 1.24 adds `build-output` and `build-fail` events and a package `fail`
-event with `FailedBuild`, and a `build-fail` event alone is enough.
+as for `go test -v`, it counts as one failed test beside the packages that ran theirs, with a note
+giving the first error, and the reading is unparsed, "the build failed before any test ran", when no
+package ran a test. Go before 1.24 emits no JSON at all for such a package, only the plain
+`FAIL\\t<pkg> [build failed]` line on stderr, which is read too. Go 1.24 adds `build-output` and
+`build-fail` events, a package `output` event `FAIL\\t<pkg> [setup failed]` and a package `fail`
+event with `FailedBuild`: the package is the one those package events name (a `build-fail` event
+names what go tried to build, which for a missing import is the missing package), and `build-fail`
+events alone, without those, are enough.
 
 The failed tests are named by the `Test` field of their `fail` events (`TestDiv/by-zero` for a
-subtest), as `go test -v` prints them.
+subtest), as `go test -v` prints them, then the packages that failed to build (`<pkg> [build failed]`).
 
 Each line is read in bounded time and memory: test2json events are flat objects, so a line nested
 deeper than JSON allows, or not JSON at all, is an event this parser cannot read and makes the
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
-from evidence_gate.summary.base import ZERO, FailedNames, LineFilter, LineParser, Reading, name_key
+from evidence_gate.summary.base import ZERO, FailedNames, LineFilter, LineParser, Reading, failed_names, name_key
 from evidence_gate.summary.parsers.go_test import BUILD_FAILED, GoBuildFailures
 
 _ACTION = re.compile(r'"Action"\s*:\s*"([a-z-]+)"')
@@ -53,8 +57,8 @@ class GoTestJsonParser(LineParser):
     name: ClassVar[str] = "go-test-json"
     trusts: ClassVar[str] = (
         "test2json `pass`/`fail`/`skip` events with a `Test` field, and each package's own result event "
-        "(a package that failed without a failing test is one error; one that failed to build makes the "
-        "run unparsed)"
+        "(a package that failed without a failing test, or failed to build, is one error; a run where every "
+        "package failed to build is unparsed)"
     )
     reads: ClassVar[LineFilter] = LineFilter(starts="{F#", pattern=r"\{|FAIL\t|# ")
 
@@ -64,7 +68,7 @@ class GoTestJsonParser(LineParser):
         self._events = 0
         self._malformed = 0
         self._build_failures = GoBuildFailures()
-        self._build_fail_events = 0
+        self._build_fail_events = FailedNames()  # what `build-fail` events name, for a stream without package events
         self._failed_names = FailedNames()
 
     @property
@@ -101,8 +105,7 @@ class GoTestJsonParser(LineParser):
         if action == "build-fail":
             built = event.get("ImportPath")
             if isinstance(built, str):
-                self._build_fail_events += 1
-                self._build_failures.failed(built.split(" ", 1)[0], "build")
+                self._build_fail_events.add(built.split(" ", 1)[0])
             return
         package = event.get("Package")
         if not isinstance(package, str):
@@ -125,7 +128,8 @@ class GoTestJsonParser(LineParser):
                 self._counts = self._counts + _ONE_FAILED
                 self._failed_names.add(str(test))
         elif action == "fail" and (record.build_failed or event.get("FailedBuild")):
-            if not (record.build_failed or self._build_fail_events):
+            if not record.build_failed:
+                record.build_failed = True
                 self._build_failures.failed(package, "build")
             record.finished = True
         elif action == "fail" and not record.failed_tests:
@@ -140,10 +144,9 @@ class GoTestJsonParser(LineParser):
         """A package's own output event `FAIL\t<pkg> [build failed]` (Go 1.24 writes it before the
         package's `fail` event) marks it as not built, whether or not that event carries `FailedBuild`."""
         match = BUILD_FAILED.match(output.rstrip("\n")) if isinstance(output, str) else None
-        if match:
+        if match and not record.build_failed:
             record.build_failed = True
-            if not self._build_fail_events:  # Go 1.24's `build-fail` events already counted it
-                self._build_failures.failed(match.group(1), match.group(2))
+            self._build_failures.failed(match.group(1), match.group(2))
 
     def _record(self, package: str) -> _Package | None:
         key = name_key(package)
@@ -170,9 +173,18 @@ class GoTestJsonParser(LineParser):
                 + " (a truncated log or an interrupted run?)",
             )
         named = self._failed_names.names
+        if not self._build_failures.count:
+            # `build-fail` events without the package events that name the package (a cut or filtered stream).
+            for built in self._build_fail_events.names:
+                self._build_failures.failed(built, "build")
         if self._build_failures.count:
             ran = sum(1 for record in self._packages.values() if record.ran_tests)
-            return self.reading(None, self._build_failures.reason(ran, self._counts), failed_tests=named)
+            if not ran:
+                return self.reading(None, self._build_failures.reason(ran, self._counts), failed_tests=named)
+            counts, note = self._build_failures.counted(self._counts)
+            return self.reading(
+                counts, notes=(note,), failed_tests=failed_names(named, self._build_failures.names.names)
+            )
         return self.reading(self._counts, failed_tests=named)
 
 

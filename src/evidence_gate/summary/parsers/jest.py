@@ -8,10 +8,12 @@ The counts come from the two lines of the summary block:
 Mapping: `failed` is failed; `skipped` and `todo` are skipped; `passed` is passed. Jest counts a
 `test.failing` that failed as expected in `passed` and never shows it apart, so it is read as passed.
 A suite that fails to run (`● Test suite failed to run`: a syntax or import error, so none of its
-tests ran and it is missing from `Tests:`; jest prints the same for an error in `afterAll`) makes
-the reading unparsed, "a test suite failed to load before its tests ran (or failed outside them)",
-with the suite and its first error line, also when other suites ran (the run failed, and their
-count is not the run's). So do failed suites in a run where no test ran at all. Headers reprinted
+tests ran and it is missing from `Tests:`; jest prints the same for an error in `afterAll`) counts
+as one failed test beside the tests the other suites ran, named by its path as jest prints it on its
+`FAIL` line, with a note giving its first error line: the run failed, and the tests that ran are
+counted. When no test ran at all, the reading is unparsed, "a test suite failed to load before its
+tests ran (or failed outside them)", with the suite and its first error line; so do failed suites
+in a run where no test ran. Headers reprinted
 under `Summary of all failing tests` are not read again. A failed suite that the failed tests cannot
 account for and that shows no such header counts as one failed test, so a failed suite always makes
 the reading failed. `No tests found, exiting with code N` is zero counts. Several runs in one log
@@ -19,7 +21,8 @@ add up.
 
 The failed tests are named by the `● ` headers jest prints over each failure, as it prints them
 (describe blocks and the test joined by U+203A, a right-pointing angle quote), each once;
-`● Test suite failed to run` and `● Console` are not tests.
+`● Test suite failed to run` and `● Console` are not tests: the suites that failed to run follow,
+by their paths.
 
 On an interactive terminal jest redraws a live status with its own summary lines while it runs; a
 run there begins with `Determining test suites to run...` and only its last block is taken. Not
@@ -58,7 +61,8 @@ class JestParser(LineParser):
     name: ClassVar[str] = "jest"
     trusts: ClassVar[str] = (
         "The summary block's 'Test Suites:' and 'Tests:' lines, added up over runs; on a terminal, the last "
-        "block of each run. A suite that failed to run makes the reading unparsed."
+        "block of each run. A suite that failed to run is one failed test beside the suites that ran (unparsed "
+        "when no test ran)."
     )
     reads: ClassVar[LineFilter] = LineFilter(
         starts="TRSDF " + WHITESPACE,
@@ -78,6 +82,7 @@ class JestParser(LineParser):
         self._in_failure_summary = False
         self._failed_suite = ""  # the last `FAIL <path>` line's path
         self._unloaded = ""  # the first suite that failed to run, and its first error line
+        self._unloaded_suites = FailedNames()  # this run's suites that failed to run, by path
         self._error_pending = False  # the next non-empty line is the error of the suite that failed to run
         self._last: Counts | None = None
         self._pending: Counts | None = None  # an interactive run's latest block, until the run ends
@@ -109,6 +114,7 @@ class JestParser(LineParser):
         elif _SUITE_FAILED_TO_RUN in line:
             if not self._in_failure_summary:
                 self._suites_failed_to_run += 1
+                self._unloaded_suites.add(self._failed_suite or "a suite")
                 if not self._unloaded:
                     self._unloaded = self._failed_suite or "a suite"
                     self._error_pending = True
@@ -157,21 +163,31 @@ class JestParser(LineParser):
         self._interactive = False
 
     def _add(self, counts: Counts, extra: int = 0) -> None:
+        unloaded = self._suites_failed_to_run
+        more = f" (and {unloaded - 1} more)" if unloaded > 1 else ""
+        if unloaded and counts != ZERO:
+            # The other suites ran: their tests are the run's count; each suite that failed to run is 1 failed.
+            counts = counts + Counts(passed=0, failed=unloaded, skipped=0)
         self._runs.add(counts)
         if extra:
             self._runs.notes.append(
                 f"{extra} test suite(s) failed and are missing from 'Tests:'; each is counted as 1 failed test"
             )
-        if self._suites_failed_to_run and not self._unread:
-            more = f" (and {self._suites_failed_to_run - 1} more)" if self._suites_failed_to_run > 1 else ""
-            ran = f"{counts.passed} passed, {counts.failed} failed, {counts.skipped} skipped"
-            self._unread = (
-                "a test suite failed to load before its tests ran (or failed outside them): "
-                f"{self._unloaded}{more}" + (f"; the other suites ran {ran}" if counts != ZERO else "")
+        if unloaded and counts == ZERO:
+            self._unread = self._unread or (
+                f"a test suite failed to load before its tests ran (or failed outside them): {self._unloaded}{more}"
             )
+        elif unloaded:
+            self._runs.notes.append(
+                f"{unloaded} test suite(s) failed to load before their tests ran (or failed outside them), each "
+                f"counted as 1 failed test: {self._unloaded}{more}"
+            )
+            self._failed_names.extend(self._unloaded_suites.names)
         elif extra and counts.passed == 0 and counts.failed == extra and not self._unread:
             self._unread = f"{extra} test suite(s) failed and no test ran: the suites failed before their tests ran"
         self._suites_failed_to_run = 0
+        self._unloaded = ""
+        self._unloaded_suites = FailedNames()
         self._in_failure_summary = False
         self._last = counts
 

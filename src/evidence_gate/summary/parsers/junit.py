@@ -21,6 +21,21 @@ declares exactly as many more tests as more skipped ones (libtest lists its igno
 `tests=` and `skipped=` only) has those counted as skipped. A suite that lists no test case at all
 gives no number: whatever its header claims is noted, not counted.
 
+Reruns. Maven Surefire with `rerunFailingTestsCount` keeps one `<testcase>` per test and records its
+other runs inside it, as its documentation for that option ("Rerun Failing Tests") says: a test that
+failed and then passed on a rerun is a flaky test, counted by Surefire as passed ("Flakes: N", the
+build succeeds), and holds a `<flakyFailure>` or `<flakyError>` per failed run and no `<failure>`;
+a test that failed on every run is one failed test, a `<failure>` or `<error>` for its first run and
+a `<rerunFailure>` or `<rerunError>` for each rerun. So a flaky test is passed and a test that failed
+every run is one failed test, and notes name the flaky tests and count the reruns. Tools that retry
+a test and write one `<testcase>` per run (gotestsum's `--rerun-fails`) repeat the test case under
+the same suite, class and name after each failed run: a test case that repeats a failed one is
+that test run again, so the test counts once, by its last run (a pass after failed runs is flaky,
+and named in a note as such). Only a failed test is rerun, so after a pass or a skip a test case of
+the same name stays a test of its own (two passing test cases of one name are two tests). Only
+failed test cases are remembered for this, at most `_MAX_TRACKED` of the open suites at once (past
+that, a note says reruns are no longer merged), so a report without failures costs nothing more.
+
 Reports in UTF-16 or UTF-32 (told by a byte order mark or by the `<?xml` declaration's own bytes)
 are transcoded to UTF-8 as they stream. A name, class name, file or message kept for a caller is cut
 at 1000 characters ("… N more characters"): a report may hold megabyte names.
@@ -38,6 +53,7 @@ file (libtest writes one per test binary) are read one after another (see `xml_d
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -80,6 +96,13 @@ _CHECK_XML = (
 _PYTEST_ROOT = re.compile(rb'<testsuites\s+name="pytest tests"|<testsuite\s+name="pytest"\s')
 _ROOT_BYTES = 4096
 _MARKERS = frozenset({"failure", "error", "skipped"})
+# Surefire's record of a test's other runs (rerunFailingTestsCount): a flaky test's failed runs, and the
+# reruns of a test that failed every run.
+_FLAKY = frozenset({"flakyFailure", "flakyError"})
+_RERUNS = frozenset({"rerunFailure", "rerunError"})
+# Failed test cases remembered at once (those of the open suites), to merge the reruns written as test cases.
+_MAX_TRACKED = 200_000
+_MAX_NAMED = 5  # flaky tests named in a note
 # A failure's or an error's text is kept up to this many characters (and the rest counted): a hostile report may
 # hold a gigabyte of it, where a kept message is cut at MAX_FIELD_CHARS and a note's at 200.
 _MAX_TEXT_CHARS = 1024 * 1024
@@ -98,6 +121,9 @@ class _Suite:
     skipped: int = 0
     suite_errors: int = 0
     nested: bool = False
+    repeats: int = 0  # test cases that repeated a failed one of this suite (a rerun), counted with it
+    # The test cases of this suite whose last run failed, by `_key`, and whether each ran more than once.
+    runs: dict[bytes, bool] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -145,6 +171,12 @@ class _Scan:
     previous: tuple[_Suite | None, Mapping[str, str]] | None = None  # the last test case counted: suite, attributes
     previous_outcome: str = ""
     repeated: int = 0
+    tracked: int = 0  # failed test cases remembered in the open suites' `runs`, at most `_MAX_TRACKED`
+    untracked: bool = False  # more test cases than that: repeats no longer merged
+    reran: int = 0  # tests written as repeated test cases, each counted once
+    flaky: list[str] = field(default_factory=list)  # tests that failed and then passed on a rerun
+    flaky_count: int = 0
+    surefire_failed_reruns: int = 0  # Surefire's tests that failed every rerun (a <rerunFailure> or <rerunError>)
     zero_based_lines: bool = False  # the document is pytest's, whose `line=` counts from 0 (and names node ids)
     delivered: int = 0  # test cases handed to `on_case`
     notes: list[str] = field(default_factory=list)
@@ -205,6 +237,9 @@ class _Reader:
         self.markers: list[_Marker] = []
         self.case_failure: _Marker | None = None  # the first <failure> or <error> of the next test case to end
         self.case_skip: _Marker | None = None  # its first <skipped>
+        self.case_flaky = False  # Surefire: a <flakyFailure> or <flakyError> in the next test case to end
+        self.case_reruns = False  # Surefire: a <rerunFailure> or <rerunError> in it
+        self.root_runs: dict[bytes, bool] = {}  # the failed test cases outside any suite
 
     def doctype(self, name: str | None, pubid: str | None, system: str | None) -> None:
         """Any DOCTYPE, wherever it stands: refused before a declaration in it is read."""
@@ -232,6 +267,7 @@ class _Reader:
         elif local == "testsuite":
             self.scan.saw_report = True
             suite = self.suites.pop()
+            _reruns_done(suite.runs, self.scan)
             _close_suite(suite, self.suites[-1] if opened and opened[-1] == "testsuite" else None, self.scan)
         elif local == "testsuites":
             self.scan.saw_report = True
@@ -245,9 +281,15 @@ class _Reader:
                     self.case_failure = marker
             elif parent == "testsuite" and local != "skipped":
                 _suite_error(marker, self.suites[-1], self.scan)
+        elif local in _FLAKY and opened and opened[-1] == "testcase":
+            self.case_flaky = True
+        elif local in _RERUNS and opened and opened[-1] == "testcase":
+            self.case_reruns = True
 
     def close(self) -> None:
-        """The document ended: what it showed is in the scan already."""
+        """The document ended: what it showed is in the scan already, but for the runs of test cases outside
+        any suite."""
+        _reruns_done(self.root_runs, self.scan)
 
 
 class _TextReader(_Reader):
@@ -320,6 +362,7 @@ def _scan_file(path: Path, scan: _Scan, on_case: Callable[[CaseResult], None] | 
             f"{scan.repeated} test cases with an <error> repeat the one before them (same suite, class and "
             "name: a teardown error); each counted with that test, as failed"
         )
+    scan.notes.extend(_rerun_notes(scan))
     if not scan.saw_report:
         return Reading(
             parser=PARSER.name, counts=None, reason="not a JUnit report (no <testsuites> or <testsuite> element)"
@@ -358,6 +401,9 @@ def _identity(suite: _Suite | None, attrib: Mapping[str, str]) -> tuple[_Suite |
 def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader) -> None:
     scan = reader.scan
     failure, skip = reader.case_failure, reader.case_skip
+    flaky, reruns = reader.case_flaky, reader.case_reruns
+    reader.case_flaky = reader.case_reruns = False
+    teardown = False
     if failure is None and skip is None:
         outcome = "skipped" if attrib.get("status") in _SKIPPED_STATUSES else "passed"
     else:
@@ -376,10 +422,17 @@ def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader
             and _identity(suite, attrib) == _identity(*previous)
         ):
             scan.repeated += 1  # the error of the test case just before: pytest's teardown error of a failed test
+            teardown = True
             if scan.previous_outcome == "failed":
                 return
             scan.untally(scan.previous_outcome, suite)
+    if outcome == "passed" and flaky:
+        _name_flaky(scan, _identity(suite, attrib))
+    elif outcome == "failed" and reruns:
+        scan.surefire_failed_reruns += 1
     scan.previous, scan.previous_outcome = (suite, attrib), outcome
+    if not teardown and (outcome == "failed" or (suite.runs if suite is not None else reader.root_runs)):
+        _rerun_of(_identity(suite, attrib), outcome, suite, reader)  # only a failed test case is rerun
     scan.tally(outcome, suite)
     if reader.on_case is not None:
         reported = failure if failure is not None else skip
@@ -398,6 +451,91 @@ def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader
                 from_pytest=scan.zero_based_lines,
             )
         )
+
+
+def _runs(reader: _Reader, suite: _Suite | None) -> dict[bytes, bool]:
+    return suite.runs if suite is not None else reader.root_runs
+
+
+def _key(identity: tuple[_Suite | None, str, str, str]) -> bytes:
+    """A test case's class, name and file as remembered: a digest, so a megabyte name costs no more than a short one."""
+    _, classname, name, file = identity
+    return hashlib.blake2b(f"{classname}\0{name}\0{file}".encode(errors="replace"), digest_size=16).digest()
+
+
+def _rerun_of(
+    identity: tuple[_Suite | None, str, str, str], outcome: str, suite: _Suite | None, reader: _Reader
+) -> None:
+    """A test case that repeats a failed one of its suite (same class, name and file) is a rerun of that
+    test, written as a test case per run: the failed run is taken back, so the test counts once, by its
+    last run. After a pass or a skip, a test case of the same name stays a test of its own."""
+    scan = reader.scan
+    runs = _runs(reader, suite)
+    if not runs and outcome != "failed":
+        return  # no failed test case in this suite yet: this one reruns nothing
+    key = _key(identity)
+    repeated = runs.get(key)
+    if repeated is None:
+        if outcome != "failed":
+            return
+        if scan.tracked < _MAX_TRACKED:
+            runs[key] = False
+            scan.tracked += 1
+        else:
+            scan.untracked = True
+        return
+    scan.untally("failed", suite)
+    if suite is not None:
+        suite.repeats += 1
+    if not repeated:
+        scan.reran += 1
+    if outcome == "failed":
+        runs[key] = True
+        return
+    del runs[key]  # its last run did not fail: a later test case of this name is another test
+    scan.tracked -= 1
+    if outcome == "passed":
+        _name_flaky(scan, identity)
+
+
+def _reruns_done(runs: dict[bytes, bool], scan: _Scan) -> None:
+    """A suite (or a document) ended: its failed test cases are no longer remembered."""
+    scan.tracked -= len(runs)
+    runs.clear()
+
+
+def _name_flaky(scan: _Scan, identity: tuple[_Suite | None, str, str, str]) -> None:
+    scan.flaky_count += 1
+    if len(scan.flaky) < _MAX_NAMED:
+        _, classname, name, _ = identity
+        classname, name = classname.strip(), name.strip()
+        scan.flaky.append(one_line(f"{classname}::{name}" if classname and classname != name else name)[:200])
+
+
+def _rerun_notes(scan: _Scan) -> list[str]:
+    notes = []
+    if scan.surefire_failed_reruns:
+        notes.append(
+            f"{scan.surefire_failed_reruns} failed test(s) failed on every rerun too (Surefire's <rerunFailure> or "
+            "<rerunError>): each counted once, as failed"
+        )
+    if scan.reran:
+        notes.append(
+            f"{scan.reran} test(s) appear as a test case per run (a rerun): each counted once, by its last run"
+        )
+    if scan.flaky_count:
+        more = f" (and {scan.flaky_count - len(scan.flaky)} more)" if scan.flaky_count > len(scan.flaky) else ""
+        notes.append(
+            f"{scan.flaky_count} flaky test(s) failed and then passed on a rerun, counted as passed: "
+            + ", ".join(scan.flaky)
+            + more
+        )
+    if scan.untracked:
+        notes.append(
+            f"more than {_MAX_TRACKED:,} failed test cases at once: past those, a test case that repeats a failed "
+            "one is counted as a test of its own"
+        )
+    return notes
 
 
 def _suite_error(marker: _Marker, suite: _Suite, scan: _Scan) -> None:
@@ -434,11 +572,11 @@ def _close_suite(suite: _Suite, outer: _Suite | None, scan: _Scan) -> None:
         scan.notes.append(
             f"suite {name!r} declares {unlisted_skips} skipped tests it does not list; counted as skipped"
         )
-    elif declared_tests is not None and declared_tests != listed:
+    elif declared_tests is not None and declared_tests not in (listed, listed + suite.repeats):
         scan.notes.append(
             f"suite {name!r} declares tests={declared_tests} but holds {listed} test cases; the test cases were counted"
         )
-    elif declared_failed is not None and declared_failed != suite.failed:
+    elif declared_failed is not None and declared_failed not in (suite.failed, suite.failed + suite.repeats):
         scan.notes.append(
             f"suite {name!r} declares {declared_failed} failures and errors but {suite.failed} test cases failed;"
             " the test cases were counted"

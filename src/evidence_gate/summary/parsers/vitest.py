@@ -11,16 +11,17 @@ Mapping: `failed` is failed; `passed` is passed; `skipped`, `todo` and `expected
 fails to load, a failing `beforeAll`) is listed under the `Failed Suites N` banner but not in
 `Tests`; each counts as one failed test, and never fewer than the failed test files that the failed
 tests cannot account for, so a failed file always makes the reading failed. A test file that failed
-to load (a syntax error, a missing import: its file line says `(0 test)`) makes the reading
-unparsed, "a test suite failed to load before its tests ran", with the file and its first error
-line, also when other files ran (the run failed, and their count is not the run's); so do failed
-files in a run where no test ran (a failing `beforeAll` with no other file). Unhandled errors
+to load (a syntax error, a missing import, a throw at its top level: its file line says `(0 test)`)
+is such a suite: beside the files that ran, it is one failed test, named by its file, with a note
+giving its first error line. When no test ran at all the reading is unparsed, "a test suite failed
+to load before its tests ran", with the file and its first error line; so do failed files in a run
+where no test ran (a failing `beforeAll` with no other file). Unhandled errors
 (`Errors  N errors`, which fail the run) count as failed too. `No test files found, exiting with code
 N` is zero counts.
 
 The failed tests are named by the ` FAIL  ` banners vitest prints over each failure, as it prints
 them (`calc.test.js > suite > test`), each once; a file's own banner (`broken.test.js [ broken.test.js ]`)
-names no test.
+names no test. The files that failed to load follow, by their names.
 
 On a terminal vitest redraws a live summary (one space after each label, intermediate counts) while
 it runs; only the final block counts, and within one run (from its ` RUN  v…` banner) the last final
@@ -56,8 +57,8 @@ class VitestParser(LineParser):
     name: ClassVar[str] = "vitest"
     trusts: ClassVar[str] = (
         "The final ' Test Files  ' / '      Tests  ' block of each run (failed suites and unhandled errors "
-        "count as failed), the last one per run, added up over runs; a test file that failed to load makes "
-        "the reading unparsed."
+        "count as failed), the last one per run, added up over runs; a test file that failed to load is one "
+        "failed test beside the files that ran (unparsed when no test ran)."
     )
     reads: ClassVar[LineFilter] = LineFilter(
         starts=" NT",
@@ -76,6 +77,8 @@ class VitestParser(LineParser):
         self._failed_files: int | None = None  # set between `Test Files` and the next line
         self._in_block = False  # on the block's lines after `Tests`, where `Errors` belongs
         self._unloaded = ""  # this run's first test file that collected no test, then its first error line
+        self._unloaded_files = FailedNames()  # this run's test files that collected no test
+        self._unloaded_counted = False  # the run's final block counted them beside the files that ran
         self._error_pending = False  # the next non-empty line is the error of that file
         self._failed_names = FailedNames()
 
@@ -106,8 +109,10 @@ class VitestParser(LineParser):
         elif "Failed Suites" in line and (banner := _FAILED_SUITES.search(line)):
             self._failed_suites = int(banner["count"])
         elif line.endswith(_NOT_LOADED) and _FILE_LINE.match(line):
+            file = line.strip()[2:].rpartition(" (")[0]
+            self._unloaded_files.add(file)
             if not self._unloaded:
-                self._unloaded = clip(line.strip()[2:].rpartition(" (")[0])
+                self._unloaded = clip(file)
         elif line.startswith(_FILE_BANNER) and _TEST_SEPARATOR in line:
             self._failed_names.add(line[len(_FILE_BANNER) :])
         elif line.startswith(_FILE_BANNER) and self._unloaded and line[len(_FILE_BANNER) :].startswith(self._unloaded):
@@ -137,21 +142,27 @@ class VitestParser(LineParser):
                 skipped += count
         # A failed file holds a failed test or a suite error: at least this many suites failed alone.
         extra = max(self._failed_suites, failed_files - failed, 0)
+        unloaded = len(self._unloaded_files.names) if self._unloaded else 0
+        extra = max(extra, unloaded)
         self._run = Counts(passed=passed, failed=failed + extra, skipped=skipped)
         self._run_notes = []
-        if extra:
+        self._unloaded_counted = bool(unloaded and passed + failed)
+        if self._unloaded_counted:
+            more = f" (and {unloaded - 1} more)" if unloaded > 1 else ""
             self._run_notes.append(
-                f"{extra} suite(s) failed outside any test (a hook) and are missing from 'Tests'; "
+                f"{unloaded} test file(s) failed to load before their tests ran, each counted as 1 failed test: "
+                f"{self._unloaded}{more}"
+            )
+        if extra > unloaded:
+            self._run_notes.append(
+                f"{extra - unloaded} suite(s) failed outside any test (a hook) and are missing from 'Tests'; "
                 "each is counted as 1 failed test"
             )
         self._in_block = True
         if self._unread:
             return
-        if self._unloaded:
-            ran = (
-                f"; the other files ran {passed} passed, {failed} failed, {skipped} skipped" if passed + failed else ""
-            )
-            self._unread = f"a test suite failed to load before its tests ran: {self._unloaded}{ran}"
+        if self._unloaded and not passed + failed:
+            self._unread = f"a test suite failed to load before its tests ran: {self._unloaded}"
         elif failed_files and not passed + failed:
             self._unread = f"{failed_files} test file(s) failed and no test ran: they failed before their tests ran"
 
@@ -166,6 +177,8 @@ class VitestParser(LineParser):
         if self._run is not None:
             self._runs.add(self._run)
             self._runs.notes.extend(self._run_notes)
+            if self._unloaded_counted:
+                self._failed_names.extend(self._unloaded_files.names)
         elif self._started:
             self._unread = self._unread or "vitest started a run (' RUN  v...') but printed no final summary block"
         self._run = None
@@ -174,6 +187,8 @@ class VitestParser(LineParser):
         self._failed_suites = 0
         self._in_block = False
         self._unloaded = ""
+        self._unloaded_files = FailedNames()
+        self._unloaded_counted = False
         self._error_pending = False
 
     def finish(self) -> Reading | None:
