@@ -30,9 +30,12 @@ a `<rerunFailure>` or `<rerunError>` for each rerun. So a flaky test is passed a
 every run is one failed test, and notes name the flaky tests and count the reruns. Tools that retry
 a test and write one `<testcase>` per run (gotestsum's `--rerun-fails`) repeat the test case under
 the same suite, class and name after each failed run: a test case that repeats a failed one is
-that test run again, so the test counts once, by its last run (a pass after failed runs is flaky,
-and named in a note as such). Only a failed test is rerun, so after a pass or a skip a test case of
-the same name stays a test of its own (two passing test cases of one name are two tests). Only
+that test run again, so the test counts once, failed if any of its runs failed. A pass after failed
+runs is named in a note, but does not clear the failure: nothing in such a report tells a retry
+from another run of the name (cmocka writes a test whose teardown failed as a failed test case,
+then a passed one), and a failure is never folded into a pass without the report saying so. Only
+a failed test is rerun, so after a pass or a skip a test case of the same name stays a test of its
+own (two passing test cases of one name are two tests). Only
 failed test cases are remembered for this, at most `_MAX_TRACKED` of the open suites at once (past
 that, a note says reruns are no longer merged), so a report without failures costs nothing more.
 
@@ -122,6 +125,7 @@ class _Suite:
     suite_errors: int = 0
     nested: bool = False
     repeats: int = 0  # test cases that repeated a failed one of this suite (a rerun), counted with it
+    taken_back: int = 0  # of those, the failed runs counted in place of the failed one before them
     # The test cases of this suite whose last run failed, by `_key`, and whether each ran more than once.
     runs: dict[bytes, bool] = field(default_factory=dict)
 
@@ -176,6 +180,8 @@ class _Scan:
     reran: int = 0  # tests written as repeated test cases, each counted once
     flaky: list[str] = field(default_factory=list)  # tests that failed and then passed on a rerun
     flaky_count: int = 0
+    rerun_flaky: list[str] = field(default_factory=list)  # tests whose failed test case a passing one repeats
+    rerun_flaky_count: int = 0
     surefire_failed_reruns: int = 0  # Surefire's tests that failed every rerun (a <rerunFailure> or <rerunError>)
     zero_based_lines: bool = False  # the document is pytest's, whose `line=` counts from 0 (and names node ids)
     delivered: int = 0  # test cases handed to `on_case`
@@ -427,12 +433,13 @@ def _count_case(attrib: Mapping[str, str], suite: _Suite | None, reader: _Reader
                 return
             scan.untally(scan.previous_outcome, suite)
     if outcome == "passed" and flaky:
-        _name_flaky(scan, _identity(suite, attrib))
+        _name_flaky(scan.flaky, scan, _identity(suite, attrib))
     elif outcome == "failed" and reruns:
         scan.surefire_failed_reruns += 1
     scan.previous, scan.previous_outcome = (suite, attrib), outcome
-    if not teardown and (outcome == "failed" or (suite.runs if suite is not None else reader.root_runs)):
-        _rerun_of(_identity(suite, attrib), outcome, suite, reader)  # only a failed test case is rerun
+    rerun = not teardown and (outcome == "failed" or bool(suite.runs if suite is not None else reader.root_runs))
+    if rerun and not _rerun_of(_identity(suite, attrib), outcome, suite, reader):  # only a failed test case is rerun
+        return
     scan.tally(outcome, suite)
     if reader.on_case is not None:
         reported = failure if failure is not None else skip
@@ -465,37 +472,44 @@ def _key(identity: tuple[_Suite | None, str, str, str]) -> bytes:
 
 def _rerun_of(
     identity: tuple[_Suite | None, str, str, str], outcome: str, suite: _Suite | None, reader: _Reader
-) -> None:
-    """A test case that repeats a failed one of its suite (same class, name and file) is a rerun of that
-    test, written as a test case per run: the failed run is taken back, so the test counts once, by its
-    last run. After a pass or a skip, a test case of the same name stays a test of its own."""
+) -> bool:
+    """Whether this test case counts. One that repeats a failed one of its suite (same class, name and
+    file) is that test run again, written as a test case per run, and the test counts once: a failed
+    run again counts in place of the earlier one; a pass or a skip after it is not counted, and the
+    failure stands (a pass is named flaky). No attribute tells a retry from another run of the name
+    (cmocka writes a test whose teardown failed as a failed test case, then a passed one), so a
+    passing run never clears a failure. After a pass or a skip, a test case of the same name stays a
+    test of its own."""
     scan = reader.scan
     runs = _runs(reader, suite)
     if not runs and outcome != "failed":
-        return  # no failed test case in this suite yet: this one reruns nothing
+        return True  # no failed test case in this suite yet: this one reruns nothing
     key = _key(identity)
     repeated = runs.get(key)
     if repeated is None:
         if outcome != "failed":
-            return
+            return True
         if scan.tracked < _MAX_TRACKED:
             runs[key] = False
             scan.tracked += 1
         else:
             scan.untracked = True
-        return
-    scan.untally("failed", suite)
+        return True
     if suite is not None:
         suite.repeats += 1
     if not repeated:
         scan.reran += 1
     if outcome == "failed":
+        scan.untally("failed", suite)  # the earlier failed run is taken back: this one counts for the test
+        if suite is not None:
+            suite.taken_back += 1
         runs[key] = True
-        return
+        return True
     del runs[key]  # its last run did not fail: a later test case of this name is another test
     scan.tracked -= 1
     if outcome == "passed":
-        _name_flaky(scan, identity)
+        _name_flaky(scan.rerun_flaky, scan, identity)
+    return False  # the failure stands: nothing in a repeated test case says it was a retry (cmocka's teardown)
 
 
 def _reruns_done(runs: dict[bytes, bool], scan: _Scan) -> None:
@@ -504,12 +518,17 @@ def _reruns_done(runs: dict[bytes, bool], scan: _Scan) -> None:
     runs.clear()
 
 
-def _name_flaky(scan: _Scan, identity: tuple[_Suite | None, str, str, str]) -> None:
-    scan.flaky_count += 1
-    if len(scan.flaky) < _MAX_NAMED:
+def _name_flaky(named: list[str], scan: _Scan, identity: tuple[_Suite | None, str, str, str]) -> None:
+    """Count a flaky test, and name it in `named` (Surefire's, counted passed, or a repeated test
+    case's, counted failed) while it holds fewer than `_MAX_NAMED`."""
+    if named is scan.flaky:
+        scan.flaky_count += 1
+    else:
+        scan.rerun_flaky_count += 1
+    if len(named) < _MAX_NAMED:
         _, classname, name, _ = identity
         classname, name = classname.strip(), name.strip()
-        scan.flaky.append(one_line(f"{classname}::{name}" if classname and classname != name else name)[:200])
+        named.append(one_line(f"{classname}::{name}" if classname and classname != name else name)[:200])
 
 
 def _rerun_notes(scan: _Scan) -> list[str]:
@@ -521,13 +540,22 @@ def _rerun_notes(scan: _Scan) -> list[str]:
         )
     if scan.reran:
         notes.append(
-            f"{scan.reran} test(s) appear as a test case per run (a rerun): each counted once, by its last run"
+            f"{scan.reran} test(s) appear as a test case per run (a rerun): each counted once, failed if any run failed"
         )
     if scan.flaky_count:
         more = f" (and {scan.flaky_count - len(scan.flaky)} more)" if scan.flaky_count > len(scan.flaky) else ""
         notes.append(
             f"{scan.flaky_count} flaky test(s) failed and then passed on a rerun, counted as passed: "
             + ", ".join(scan.flaky)
+            + more
+        )
+    if scan.rerun_flaky_count:
+        count, named = scan.rerun_flaky_count, scan.rerun_flaky
+        more = f" (and {count - len(named)} more)" if count > len(named) else ""
+        notes.append(
+            f"{count} test(s) failed and then passed in a later test case of the same name, counted as failed"
+            " (a report that writes a test case per run says nothing that makes the pass a retry's): "
+            + ", ".join(named)
             + more
         )
     if scan.untracked:
@@ -576,7 +604,7 @@ def _close_suite(suite: _Suite, outer: _Suite | None, scan: _Scan) -> None:
         scan.notes.append(
             f"suite {name!r} declares tests={declared_tests} but holds {listed} test cases; the test cases were counted"
         )
-    elif declared_failed is not None and declared_failed not in (suite.failed, suite.failed + suite.repeats):
+    elif declared_failed is not None and declared_failed not in (suite.failed, suite.failed + suite.taken_back):
         scan.notes.append(
             f"suite {name!r} declares {declared_failed} failures and errors but {suite.failed} test cases failed;"
             " the test cases were counted"
