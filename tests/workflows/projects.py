@@ -270,7 +270,7 @@ def rust() -> Project:
         feature={"src/refund.rs": RUST_REFUND.replace("let _ = amount;\n    0", "-amount")},
         cheat=refund_test.replace("assert_eq!(shop::refund::refund(5), -5);", "let _ = shop::refund::refund(5);"),
         skipped={"tests/empty.rs": RUST_EMPTY.replace("{skip}", '#[ignore = "flaky"]\n')},
-        tools=("cargo", "python3"),
+        tools=("cargo", "cargo-llvm-cov", "python3"),
     )
 
 

@@ -130,6 +130,8 @@ def test_a_healthy_bug_fix_passes_with_strength_run_on_the_runner(
     ledger = read_ledger(repo.path / "evidence-gate-ledger.json")
     strength = ledger.gate("strength")
     assert strength is not None and strength.verdict is GateVerdict.PASS, container.output
+    coverage = ledger.gate("coverage")  # the example hands in the run's coverage report, which covers the fix
+    assert coverage is not None and coverage.verdict is GateVerdict.PASS, coverage
     (check_run,) = server.check_runs(head)
     published = _published(server, head)
     assert "measured on the runner" in published

@@ -306,9 +306,12 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
 
 
 def _due(facts: Facts) -> str | None:
-    """Why a coverage report was due: tests ran, and the change alters the code (not only the
-    comments) of a production file. None when it was not (no test ran, a test-only change, no base)."""
-    if facts.change is None or facts.counts is None or facts.counts.executed == 0:
+    """Why a coverage report was due: tests ran and passed, and the change alters the code (not only
+    the comments) of a production file. None when it was not (no test ran, a test-only change, no
+    base), or when a test failed: the runner may stop before its coverage report, and the failing
+    tests are what blocks."""
+    counts = facts.counts
+    if facts.change is None or counts is None or counts.executed == 0 or counts.failed:
         return None
     code = [
         changed.path
@@ -318,7 +321,7 @@ def _due(facts: Facts) -> str | None:
     if not code:
         return None
     return (
-        f"no coverage report among the reports, but tests exist ({facts.counts.executed} ran) and the change"
+        f"no coverage report among the reports, but tests exist ({counts.executed} ran) and the change"
         f" alters the code of {plural(len(code), 'production file')} ({', '.join(code[:3])}"
         f"{', …' if len(code) > 3 else ''})"
     )
