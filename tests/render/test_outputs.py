@@ -9,8 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.ledger import Annotation, Deltas, Excerpt, GateVerdict, Ledger, Verdict
-from evidence_gate.quality.record import QualityRecord
+from evidence_gate.quality.record import Baseline, QualityRecord
 from evidence_gate.render import (
     comment_marker,
     render_check_run,
@@ -214,3 +215,18 @@ def test_the_report_holds_every_gate_evidence_and_annotation() -> None:
     text = seen(root)
     assert "warning at src/a.py:3-5: Uncovered" in text
     assert "c: no exit code recorded" in text
+
+
+@pytest.mark.parametrize(
+    ("now", "before", "shown"),
+    [("85", "90", "85% (-5 from 90%)"), ("92.5", "90", "92.5% (+2.5 from 90%)"), ("90", "90", "90% (±0 from 90%)")],
+)
+def test_check_4_shows_its_change_from_the_baselines_coverage(now: str, before: str, shown: str) -> None:
+    data = CoverageData(
+        total=20, covered=17, strong=None, value_weighted=False, number=now, outcome="target",
+        paths=(), paths_total=0, unmapped=(), unmapped_total=0,
+    )  # fmt: skip
+    coverage = gate("coverage", GateVerdict.PASS, title="Coverage", data=data)
+    subject = ledger(gates=(coverage,), quality=QualityRecord(baseline=Baseline(coverage=before)))
+    root = check_structure(render_comment(subject), markers_of(subject, "comment"))
+    assert result_rows(root)[3] == ["4", "Coverage", f"{before}%", shown, "PASS"]

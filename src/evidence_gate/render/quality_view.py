@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 
 from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, GateVerdict, Ledger
 from evidence_gate.quality.checks import CHECKS, MARKER_WORDS, Check, first_error
@@ -148,7 +149,7 @@ def _check(
         shown=shown_word(gate.verdict),
         icon=ROW_ICONS[shown_word(gate.verdict)],
         baseline=clip(_baseline_cell(check.number, record.baseline)),
-        current=clip(_current_cell(check.number, gate, ledger)),
+        current=clip(_with_delta(check.number, _current_cell(check.number, gate, ledger), gate, record.baseline)),
         gate=view,
         headline=clip(gate.headline),
         signature=record.signatures.get(check.number),
@@ -172,6 +173,16 @@ def _baseline_cell(number: int, baseline: Baseline | None) -> str:
         test = baseline.test
         return f"{test.executed:,} executed, {test.failed:,} failed" if test else "not detected"
     return f"{baseline.coverage}%" if baseline.coverage else "not measured"
+
+
+def _with_delta(number: int, current: str, gate: GateResult, baseline: Baseline | None) -> str:
+    """Check 4's percentage with its change from the baseline's, in points: `85% (-5 from 90%)`."""
+    now = getattr(gate.data, "number", None) if number == 4 else None
+    if not isinstance(now, str) or baseline is None or not baseline.coverage:
+        return current
+    delta = Decimal(now) - Decimal(baseline.coverage)
+    sign = "+" if delta > 0 else "-" if delta < 0 else "±"
+    return f"{current} ({sign}{abs(delta).normalize():f} from {baseline.coverage}%)"
 
 
 def _current_cell(number: int, gate: GateResult, ledger: Ledger) -> str:
