@@ -3,12 +3,15 @@ among `reports` by content, judged, and settling gate integrity's unpaired produ
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from evidence_gate.gates.coverage import CoverageData
+from evidence_gate.gates.coverage import DOC_TESTS_ONLY, CoverageData
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.ledger import GateVerdict
 from evidence_gate.settings import Settings
@@ -194,3 +197,52 @@ def test_the_same_report_written_by_this_run_is_used(repo: Repo) -> None:
     assert coverage.verdict is GateVerdict.PASS, coverage
     assert isinstance(coverage.data, CoverageData)
     assert coverage.data.covered == coverage.data.total > 0
+
+
+RUST_FILLER = "".join(f"\n/// Unchanged {n}.\npub fn unchanged_{n}() -> u32 {{\n    {n}\n}}\n" for n in range(6))
+RUST_LIB = "/// One.\npub fn one() -> u32 {\n    1\n}\n" + RUST_FILLER
+DOC_TESTED = (
+    "\n/// Two.\n///\n/// ```\n/// assert_eq!(shop::two(), 2);\n/// ```\npub fn two() -> u32 {\n"
+    "    let two = 1 + 1;\n    two\n}\n"
+)
+UNTESTED = "\n/// Three, which no test runs.\npub fn three() -> u32 {\n    let three = 2 + 1;\n    three\n}\n"
+
+
+@pytest.mark.skipif(
+    shutil.which("cargo-llvm-cov") is None and os.environ.get("CI") != "true",
+    reason="cargo-llvm-cov is installed by scripts/test.sh",
+)
+@pytest.mark.parametrize(
+    ("lib", "verdict"),
+    [(RUST_LIB + DOC_TESTED, GateVerdict.NOT_APPLICABLE), (UNTESTED + RUST_LIB + DOC_TESTED, GateVerdict.FAIL)],
+    ids=["doc-tested only", "and an untested function in a hunk of its own"],
+)
+def test_rust_lines_run_only_by_their_doc_tests_are_set_aside_never_called_uncovered(
+    repo: Repo, tmp_path: Path, lib: str, verdict: GateVerdict
+) -> None:
+    """cargo llvm-cov on stable does not measure doc tests: a hunk whose doc test ran is set aside
+    with the reason, while a hunk no doc test of its own covers is still judged (uncovered here)."""
+    manifest = '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n'
+    test = "#[test]\nfn one() {\n    assert_eq!(shop::one(), 1);\n}\n"
+    base = repo.commit(
+        "base", {"Cargo.toml": manifest, "src/lib.rs": RUST_LIB, "tests/one.rs": test, ".gitignore": "build/\n"}
+    )
+    head = repo.commit("two", {"src/lib.rs": lib})
+    (repo.path / "build").mkdir()
+    command = (  # as the Rust example workflow runs them
+        "cargo llvm-cov --lcov --output-path build/lcov.info > build/cargo.log 2>&1; code=$?;"
+        " cargo test --doc >> build/cargo.log 2>&1; doc=$?; [ $code -ne 0 ] || code=$doc;"
+        " echo EXIT_CODE=$code >> build/cargo.log"
+    )
+    environ = {**os.environ, "CARGO_TARGET_DIR": str(tmp_path / "target")}
+    subprocess.run(["bash", "-c", command], cwd=repo.path, env=environ, capture_output=True, check=True, timeout=600)
+    log = (repo.path / "build" / "cargo.log").read_text()
+    assert "test src/lib.rs - two (line " in log and log.endswith("EXIT_CODE=0\n"), log
+    ledger = judge_repo(Settings(repo=repo.path, reports=("build/cargo.log", "build/lcov.info"), base=base, head=head))
+    coverage = ledger.gate("coverage")
+    assert coverage is not None
+    assert coverage.verdict is verdict, coverage
+    (aside,) = [line for line in coverage.details if "set aside" in line]
+    assert aside.startswith("4 changed lines (4 of src/lib.rs) run by no test the coverage report measures")
+    if verdict is GateVerdict.NOT_APPLICABLE:
+        assert coverage.headline == DOC_TESTS_ONLY

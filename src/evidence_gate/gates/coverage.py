@@ -8,6 +8,7 @@ and the decision).
 |---|---|
 | no coverage report, while tests ran and the change alters production code | missing: blocks, with the fix |
 | no coverage report otherwise, no base, a test-only change, nothing executable | not applicable: skipping |
+| changed lines run only by Rust doc tests that ran, which the report does not measure | set aside, said so |
 | a report that cannot be read or maps nothing | unavailable, with the report and why |
 | fewer executable changed lines than `coverage-min-changed-lines` | not applicable: informational |
 | at or above the target | pass |
@@ -20,13 +21,14 @@ and the decision).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from evidence_gate.code_lines import code_unchanged
 from evidence_gate.coverage.collect import CoverageMap
 from evidence_gate.coverage.decision import INTENTIONAL, LABELS, Decision, Outcome, Thresholds, choices, decide, shown
+from evidence_gate.coverage.doc_tests import doc_tests_run, set_aside
 from evidence_gate.coverage.gathering import ChangeCoverage
 from evidence_gate.coverage.measure import Attribution, CodePath, Measures, PathState, measure, percent
 from evidence_gate.effects import Effects
@@ -42,6 +44,9 @@ from evidence_gate.wording import plural
 ID = "coverage"
 TITLE = "Coverage of the change"
 MAX_PATHS = 200  # code paths kept in the ledger; the rest are counted
+DOC_TESTS_ONLY = (
+    "Coverage gate: the changed lines the report measures run only under doc tests it does not measure — skipping."
+)
 MAX_ANNOTATIONS = 50
 DIAGRAM_PATHS = 40  # past this many paths, a text tree: a Mermaid chart that large does not read
 
@@ -54,6 +59,7 @@ class CoverageFacts:
     labels: frozenset[str] = frozenset()
     stale: tuple[str, ...] = ()  # coverage reports not produced by this run (freshness.py): none is used
     missing: str | None = None  # why a coverage report was due and none was handed in
+    aside: str | None = None  # changed lines set aside: run only by doc tests the report does not measure
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -302,7 +308,11 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         return CoverageFacts(measures=None, skip="no base was given, so there is no change to measure")
     verdicts, reasons, unavailable = strength_verdicts(earlier)
     labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
-    return measured(facts.coverage, verdicts, unavailable, labels, reasons)
+    found, aside = facts.coverage, None
+    if any(path.endswith(".rs") for path in found.changed):  # Rust's doc tests, which llvm-cov does not measure
+        kept = set_aside(found.changed, found.map.files, facts.change, doc_tests_run(facts.reports.logs))
+        found, aside = replace(found, changed=kept.changed), kept.note
+    return replace(measured(found, verdicts, unavailable, labels, reasons), aside=aside)
 
 
 def _due(facts: Facts) -> str | None:
@@ -381,11 +391,17 @@ def judge(facts: CoverageFacts, settings: Settings) -> GateResult:
         return GateResult(id=ID, title=TITLE, verdict=GateVerdict.UNAVAILABLE, headline=headline, details=problems)
     decision = decide(facts.measures, thresholds(settings), facts.labels)
     measures = facts.measures
-    details = (*decision.notes, *_continued(measures), *((facts.skip,) if facts.skip else ()))
+    details = (
+        *decision.notes,
+        *_continued(measures),
+        *((facts.skip,) if facts.skip else ()),
+        *((facts.aside,) if facts.aside else ()),
+    )
     if measures is None or decision.outcome is Outcome.SKIPPED:
-        return GateResult(
-            id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=decision.message, details=details
-        )
+        headline = decision.message
+        if facts.aside and measures is not None and not measures.total:
+            headline = DOC_TESTS_ONLY
+        return GateResult(id=ID, title=TITLE, verdict=GateVerdict.NOT_APPLICABLE, headline=headline, details=details)
     return GateResult(
         id=ID,
         title=TITLE,
