@@ -246,3 +246,7 @@ def test_rust_lines_run_only_by_their_doc_tests_are_set_aside_never_called_uncov
     assert aside.startswith("4 changed lines (4 of src/lib.rs) run by no test the coverage report measures")
     if verdict is GateVerdict.NOT_APPLICABLE:
         assert coverage.headline == DOC_TESTS_ONLY
+    # Gate integrity alike: the doc-tested hunk comes with its test; the other is run by none (RH-15).
+    integrity = ledger.gate("gate-integrity")
+    assert integrity is not None and isinstance(integrity.data, IntegrityData)
+    assert integrity.data.tagged == ({} if verdict is GateVerdict.NOT_APPLICABLE else {"RH-15": 1})

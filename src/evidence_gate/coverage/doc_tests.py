@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from evidence_gate.coverage.gathering import ChangeCoverage
 from evidence_gate.coverage.model import Lines
 from evidence_gate.model import Change
 from evidence_gate.summary.read import numbered_lines
@@ -28,6 +29,7 @@ _DOC_TEST = re.compile(r"^test (?P<file>[\w./-]{1,1000}\.rs) - .{0,2000}? \(line
 class SetAside:
     changed: dict[str, tuple[int, ...]]  # each production file's added lines, those set aside taken out
     note: str | None  # what was set aside, and why
+    lines: dict[str, frozenset[int]] = field(default_factory=dict)  # the lines set aside, per file
 
 
 def doc_tests_run(logs: Iterable[Path]) -> dict[str, set[int]]:
@@ -58,7 +60,7 @@ def set_aside(
     if not doc_tests:
         return SetAside(changed=dict(changed), note=None)
     kept: dict[str, tuple[int, ...]] = {}
-    aside: dict[str, int] = {}
+    aside: dict[str, frozenset[int]] = {}
     for path, lines in changed.items():
         examples = _examples_of(path, doc_tests)
         report = files.get(path)
@@ -79,18 +81,28 @@ def set_aside(
         }
         kept[path] = tuple(line for line in lines if line not in unrun)
         if unrun:
-            aside[path] = len(unrun)
+            aside[path] = frozenset(unrun)
     if not aside:
         return SetAside(changed=kept, note=None)
-    where = ", ".join(f"{count} of {path}" for path, count in sorted(aside.items())[:3])
+    where = ", ".join(f"{len(lines)} of {path}" for path, lines in sorted(aside.items())[:3])
+    total = sum(len(lines) for lines in aside.values())
     return SetAside(
         changed=kept,
+        lines=aside,
         note=(
-            f"{sum(aside.values())} changed lines ({where}) run by no test the coverage report measures sit in"
+            f"{total} changed lines ({where}) run by no test the coverage report measures sit in"
             " hunks whose doc tests ran and passed, which the report does not measure (cargo llvm-cov measures"
             " doc tests only with --doctests, on nightly): they are set aside, neither covered nor uncovered"
         ),
     )
+
+
+def doc_tested(found: ChangeCoverage, change: Change, logs: Iterable[Path]) -> SetAside:
+    """`set_aside` for the change's coverage, with the doc tests the logs name, read only when a Rust
+    file changed."""
+    if not any(path.endswith(".rs") for path in found.changed):
+        return SetAside(changed=dict(found.changed), note=None)
+    return set_aside(found.changed, found.map.files, change, doc_tests_run(logs))
 
 
 def _examples_of(path: str, doc_tests: Mapping[str, set[int]]) -> set[int]:

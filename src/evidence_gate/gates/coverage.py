@@ -28,7 +28,7 @@ from typing import Any
 from evidence_gate.code_lines import code_unchanged
 from evidence_gate.coverage.collect import CoverageMap
 from evidence_gate.coverage.decision import INTENTIONAL, LABELS, Decision, Outcome, Thresholds, choices, decide, shown
-from evidence_gate.coverage.doc_tests import doc_tests_run, set_aside
+from evidence_gate.coverage.doc_tests import doc_tested
 from evidence_gate.coverage.gathering import ChangeCoverage
 from evidence_gate.coverage.measure import Attribution, CodePath, Measures, PathState, measure, percent
 from evidence_gate.effects import Effects
@@ -308,11 +308,9 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
         return CoverageFacts(measures=None, skip="no base was given, so there is no change to measure")
     verdicts, reasons, unavailable = strength_verdicts(earlier)
     labels = frozenset(facts.pull_request.labels if facts.pull_request else ())
-    found, aside = facts.coverage, None
-    if any(path.endswith(".rs") for path in found.changed):  # Rust's doc tests, which llvm-cov does not measure
-        kept = set_aside(found.changed, found.map.files, facts.change, doc_tests_run(facts.reports.logs))
-        found, aside = replace(found, changed=kept.changed), kept.note
-    return replace(measured(found, verdicts, unavailable, labels, reasons), aside=aside)
+    kept = doc_tested(facts.coverage, facts.change, facts.reports.logs)  # Rust's, which llvm-cov does not measure
+    found = replace(facts.coverage, changed=kept.changed)
+    return replace(measured(found, verdicts, unavailable, labels, reasons), aside=kept.note)
 
 
 def _due(facts: Facts) -> str | None:
