@@ -9,11 +9,14 @@ import os
 import re
 import shutil
 import sys
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 from evidence_gate.cli import main
+from evidence_gate.git import Git
+from evidence_gate.integrity.frozen import MAX_RECORD_BYTES, check_frozen
 from evidence_gate.ledger import GateVerdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import render_comment
@@ -380,3 +383,21 @@ def test_a_parked_criterion_is_shown_as_parked_never_as_proven(repo: Repo) -> No
         gate.details
     )
     assert "⏸ parked" in render_comment(ledger)
+
+
+def test_a_freeze_record_past_the_cap_in_a_commit_of_the_pull_request_is_refused_unread(repo: Repo) -> None:
+    """Each version of the record a pull request writes is read; one past the cap is a failure said in
+    one line, never read whole: a 64 MiB version costs no 64 MiB."""
+    base = repo.commit("base", {"pyproject.toml": PYPROJECT, "shop.py": CHARGE})
+    repo.commit("huge", {".evidence-gate/red-tests.json": " " * (64 * 1024 * 1024)})
+    head = repo.commit("small again", {".evidence-gate/red-tests.json": "{}"})
+    tracemalloc.start()
+    try:
+        found = check_frozen(Git(repo.path, local_environment()), base, head)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 1024 * 1024, f"{peak:,} bytes held"
+    assert found.failures[0].startswith("the freeze record cannot be read: .evidence-gate/red-tests.json at commit ")
+    assert found.failures[0].endswith(f"larger than {MAX_RECORD_BYTES:,} bytes; not a freeze record")
+    assert "not a freeze record: (top level)" in found.failures[1]

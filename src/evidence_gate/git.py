@@ -249,6 +249,18 @@ class Git:
             return None
         return self._run(["cat-file", "blob", blob]).stdout
 
+    def size_at(self, commit: str, relative: PurePosixPath) -> int | None:
+        """The size in bytes of the file at `relative` in `commit`, read without reading the file;
+        None when the commit has no file there."""
+        spec = f"{commit}:{relative.as_posix()}"
+        found = self._run(["rev-parse", "--verify", "--quiet", "--end-of-options", spec], check=False)
+        if found.returncode != 0:
+            return None
+        blob = found.stdout.decode().strip()
+        if self._run(["cat-file", "-t", blob]).stdout.strip() != b"blob":
+            return None
+        return int(self._run(["cat-file", "-s", blob]).stdout.strip())
+
     def read_at(self, head: str, relative: str, cap: int) -> bytes | None:
         """The first `cap` bytes of the file at `relative` in `head`, which may be `WORKTREE`: then
         the work tree's file, refused when it is a symlink or not a regular file. None: no such

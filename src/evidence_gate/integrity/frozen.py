@@ -142,20 +142,22 @@ def check_frozen(git: Git, base: str, head: str) -> FrozenCheck:
             record=None,
             problems=(f"more than {MAX_RECORD_VERSIONS} commits of the pull request change {RECORD}: not judged",),
         )
-    versions = [("the base", git.file_at(base, RECORD))]
-    versions += [(f"commit {commit[:12]}", git.file_at(commit, RECORD)) for commit in commits]
-    if all(data is None for _, data in versions):
+    versions = [("the base", base), *((f"commit {commit[:12]}", commit) for commit in commits)]
+    sizes = [git.size_at(commit, RECORD) for _, commit in versions]
+    if all(size is None for size in sizes):
         return FrozenCheck(record=None)
     since: dict[str, str] = {}  # each frozen path -> the commit of the first record that froze it
     governing: FrozenRecord | None = None
     problems: list[str] = []
-    for where, data in versions:
-        if data is None:
+    for (where, commit), size in zip(versions, sizes, strict=True):
+        if size is None:
             if since:
                 problems.append(f"{where} deletes {RECORD}, which froze {len(since)} red tests")
             continue
         try:
-            record = parse_record(data, f"{RECORD} at {where}")
+            if size > MAX_RECORD_BYTES:  # refused unread: a version may be a gigabyte
+                raise UsageError(f"{RECORD} at {where}: larger than {MAX_RECORD_BYTES:,} bytes; not a freeze record")
+            record = parse_record(git.file_at(commit, RECORD) or b"", f"{RECORD} at {where}")
         except UsageError as error:
             problems.append(f"the freeze record cannot be read: {error.one_line()}")
             continue
