@@ -12,6 +12,7 @@ test of its own is judged as before.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -61,23 +62,27 @@ def set_aside(
         return SetAside(changed=dict(changed), note=None)
     kept: dict[str, tuple[int, ...]] = {}
     aside: dict[str, frozenset[int]] = {}
+    hunks = {file.path: file.hunks for file in change.files}
     for path, lines in changed.items():
-        examples = _examples_of(path, doc_tests)
+        examples = sorted(_examples_of(path, doc_tests))
         report = files.get(path)
         if not examples or report is None:
             kept[path] = lines
             continue
+        # The hunks (new-side spans, in order) that hold an example: one bisection each.
         spans = [
             (hunk.new_start, hunk.new_start + hunk.new_lines - 1)
-            for file in change.files
-            if file.path == path
-            for hunk in file.hunks
-            if any(hunk.new_start <= line < hunk.new_start + hunk.new_lines for line in examples)
+            for hunk in hunks.get(path, ())
+            if _holds(examples, hunk.new_start, hunk.new_start + hunk.new_lines - 1)
         ]
+        starts = [start for start, _ in spans]
         unrun = {
             line
             for line in lines
-            if line in report.measured and line not in report.covered and any(a <= line <= b for a, b in spans)
+            if line in report.measured
+            and line not in report.covered
+            and (at := bisect_right(starts, line) - 1) >= 0
+            and line <= spans[at][1]
         }
         kept[path] = tuple(line for line in lines if line not in unrun)
         if unrun:
@@ -103,6 +108,12 @@ def doc_tested(found: ChangeCoverage, change: Change, logs: Iterable[Path]) -> S
     if not any(path.endswith(".rs") for path in found.changed):
         return SetAside(changed=dict(found.changed), note=None)
     return set_aside(found.changed, found.map.files, change, doc_tests_run(logs))
+
+
+def _holds(ordered: list[int], first: int, last: int) -> bool:
+    """Whether the sorted `ordered` holds a line from `first` to `last`."""
+    at = bisect_left(ordered, first)
+    return at < len(ordered) and ordered[at] <= last
 
 
 def _examples_of(path: str, doc_tests: Mapping[str, set[int]]) -> set[int]:
