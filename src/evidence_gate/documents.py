@@ -114,9 +114,12 @@ class _BoundedLoader(yaml.SafeLoader):
             raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels", event.start_mark)
         self._depth += 1
         try:
-            return super().compose_node(parent, index)  # type: ignore[arg-type]  # the stubs' index type is too narrow
+            node = super().compose_node(parent, index)  # type: ignore[arg-type]  # the stubs' index type is too narrow
         finally:
             self._depth -= 1
+        if node is not None:  # a node's two marks (each holding the buffer) cost more than the node: not kept
+            node.start_mark = node.end_mark = None
+        return node
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         """An integer no longer than Python reads from text: a longer one is refused before reading,
