@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.cli import main
-from evidence_gate.digest import Digest
 from evidence_gate.effects import Effects, effects_for
 from evidence_gate.facts import RunInputs
-from evidence_gate.ledger import Ledger
+from evidence_gate.ledger.digest import Digest
+from evidence_gate.ledger.model import Ledger
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.settings import Settings

@@ -12,7 +12,7 @@ import pytest
 
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import GitError
-from evidence_gate.github.context import load_context
+from evidence_gate.event import load_context
 
 from .conftest import Repo, local_environment
 

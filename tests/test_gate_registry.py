@@ -14,7 +14,7 @@ from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
 from evidence_gate.gates.registry import GATE_IDS, GATES
-from evidence_gate.ledger import GateVerdict, Verdict
+from evidence_gate.ledger.model import GateVerdict, Verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import ZERO_WIDTH_SPACE, TemplateError, render_comment, render_job_summary, render_report
 from evidence_gate.settings import BaseConfig, Settings, parse_config, resolve

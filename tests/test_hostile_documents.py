@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.documents import MAX_DEPTH, MAX_QUOTED
-from evidence_gate.github.context import MAX_EVENT_BYTES
-from evidence_gate.ledger import Ledger, Verdict
-from evidence_gate.ledger_document import MAX_LEDGER_BYTES, to_document
+from evidence_gate.event import MAX_EVENT_BYTES
+from evidence_gate.ledger.document import MAX_LEDGER_BYTES, to_document
+from evidence_gate.ledger.model import Ledger, Verdict
 from evidence_gate.settings import MAX_CONFIG_BYTES
 
 from .conftest import CliResult

@@ -17,7 +17,7 @@ import pytest
 from evidence_gate.cli import main
 from evidence_gate.git import Git
 from evidence_gate.integrity.frozen import MAX_RECORD_BYTES, check_frozen
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings

@@ -13,7 +13,7 @@ from evidence_gate.effects import effects_for
 from evidence_gate.facts import Facts, RunInputs
 from evidence_gate.gates.gate import DataType, Gate, shared_facts
 from evidence_gate.gates.registry import GATES
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
 from evidence_gate.model import FileKind
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.render import render_comment

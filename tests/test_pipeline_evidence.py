@@ -10,9 +10,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from evidence_gate.digest import Digest, decode, encode
 from evidence_gate.effects import effects_for
-from evidence_gate.ledger import GateResult, GateVerdict, Ledger
+from evidence_gate.ledger.digest import Digest, decode, encode
+from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger
 from evidence_gate.settings import Settings
 
 from .conftest import Repo, judge_repo, local_environment

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from evidence_gate.ledger import Verdict
+from evidence_gate.ledger.model import Verdict
 from evidence_gate.policy import conclusion, exit_code
 from evidence_gate.settings import FailOn
 

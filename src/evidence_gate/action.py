@@ -25,6 +25,7 @@ from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.console import error, mask_secrets, notice, warning
 from evidence_gate.effects import Effects, effects_for
 from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
+from evidence_gate.event import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.coverage import ID as COVERAGE
 from evidence_gate.gates.coverage import CoverageData
@@ -33,15 +34,13 @@ from evidence_gate.gates.integrity import ID as INTEGRITY
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.gates.registry import GATES
 from evidence_gate.github.client import WaitBudget, make_client
-from evidence_gate.github.context import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import current_pull, publish_ledger, read_baseline, read_history
-from evidence_gate.ledger import GateVerdict, Ledger
-from evidence_gate.ledger_document import ledger_json, read_ledger
+from evidence_gate.ledger.document import ledger_json, read_ledger
+from evidence_gate.ledger.model import GateVerdict, Ledger
+from evidence_gate.ledger.quality_record import Baseline
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
-from evidence_gate.quality.record import Baseline
-from evidence_gate.quality.session import baseline_file
 from evidence_gate.render import (
     escape_markdown,
     render_job_summary,
@@ -51,6 +50,7 @@ from evidence_gate.runner_results import check_digest, check_runner_ledger, with
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import BaseConfig, CommentMode, Settings, resolve
 from evidence_gate.stacks.table import default_table
+from evidence_gate.verbs.quality_session import baseline_file
 from evidence_gate.workspace import Refused, Workspace, write_private_file
 
 DEFAULT_LEDGER_NAME = "evidence-gate-ledger.json"
@@ -222,7 +222,7 @@ def _outputs(ledger: Ledger, ledger_path: Path) -> dict[str, str]:
 
 
 def _baseline_file(settings: Settings, base: BaseConfig | None, effects: Effects) -> tuple[Baseline | None, str | None]:
-    """The `baseline` file (`quality.session.baseline_file`: in a pull request, as the base commit
+    """The `baseline` file (`verbs/quality_session.baseline_file`: in a pull request, as the base commit
     has it); None with why when it cannot be read, so the checks that compare say there is no
     baseline, which is stricter, never looser. `base` (or no setting) is the base commit's check
     run, read elsewhere."""

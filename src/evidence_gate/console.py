@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TextIO
 
-from evidence_gate.render.escaping import reveal_invisible
+from evidence_gate.escaping import reveal_invisible
 
 _LEGACY = "##["
 

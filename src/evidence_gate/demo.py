@@ -39,7 +39,7 @@ from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.facts import RunInputs
-from evidence_gate.ledger import Ledger
+from evidence_gate.ledger.model import Ledger
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.settings import Settings

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Protocol
 
 from evidence_gate.git import Git, open_repository
-from evidence_gate.quality.toolchain import VENV_DIRS, own_environment, search_path
 from evidence_gate.runner import CommandRun, run_command
+from evidence_gate.tool_lookup import VENV_DIRS, own_environment, search_path
 from evidence_gate.workspace import Workspace
 
 
@@ -48,7 +48,7 @@ class Effects:
 
     @functools.cached_property
     def tools_path(self) -> str:
-        """The PATH the project's tools are found on and run with (see `quality/toolchain.py`). A
+        """The PATH the project's tools are found on and run with (see `tool_lookup.py`). A
         virtualenv folder git tracks is the pull request's files, not an environment the job made:
         a committed `.venv/bin/ruff` that prints "All checks passed!" is never the linter."""
         root = self.project or self.top

@@ -17,19 +17,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from evidence_gate.changes import PathClassifier, collect_changes
+from evidence_gate.claims import LogEvidence, weighed
 from evidence_gate.coverage.collect import CoverageReport, report_directory
 from evidence_gate.coverage.gathering import ChangeCoverage, gather_coverage
 from evidence_gate.coverage.registry import coverage_format
 from evidence_gate.criteria_source import TaggedTests, TagTally
-from evidence_gate.digest import Digest, from_digest
 from evidence_gate.effects import Effects
 from evidence_gate.freshness import run_started, stale_by_report
-from evidence_gate.gates.claims import LogEvidence, weighed
 from evidence_gate.git import WORKTREE, Git
-from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Excerpt, FailedTest, case_identity
+from evidence_gate.ledger.digest import Digest, from_digest
+from evidence_gate.ledger.model import MAX_NAMED_TESTS, MAX_TEST_NAME, Excerpt, FailedTest, case_identity
+from evidence_gate.ledger.quality_record import Baseline, State
 from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
-from evidence_gate.model import Change, Counts, Detection, PullRequest, TestSummary
-from evidence_gate.quality.record import Baseline, State, ToolRow
+from evidence_gate.model import Change, Counts, Detection, PullRequest, TestSummary, ToolRow
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import Adapter, AdapterTable

@@ -6,8 +6,11 @@ them works on values only, so it can be tested with literals.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from evidence_gate.errors import UsageError
 
 
 class FileStatus(StrEnum):
@@ -293,3 +296,42 @@ class PullRequest:
     head_sha: str
     body: str
     labels: tuple[str, ...] = ()
+
+
+class ToolStatus(StrEnum):
+    DETECTED = "DETECTED"  # with its command
+    NOT_APPLICABLE = "NOT_APPLICABLE"  # with its justification
+    MISSING = "MISSING"  # a tool a project with source files needs: blocks
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolRow:
+    """One row of the Toolchain table: the tool a check uses, how it was found, or why there is none."""
+
+    check: int
+    tool: str
+    status: ToolStatus
+    command: str | None = None
+    reason: str | None = None  # where it came from (DETECTED), or why not (NOT_APPLICABLE, MISSING)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shard:
+    index: int  # 1-based
+    count: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def holds(self, path: str) -> bool:
+        """Stable across runs and machines: a file's shard depends on its path alone."""
+        digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).digest()
+        return int.from_bytes(digest[:8], "big") % self.count == self.index - 1
+
+
+def parse_shard(text: str) -> Shard:
+    index, slash, count = text.partition("/")
+    if not slash or not index.isdigit() or not count.isdigit() or not 1 <= int(index) <= int(count):
+        raise UsageError(f"--shard {text!r}: give I/N, with 1 <= I <= N (2/4 judges the second quarter)")
+    return Shard(index=int(index), count=int(count))

@@ -14,8 +14,8 @@ from evidence_gate.effects import Effects
 from evidence_gate.facts import RunInputs, gather
 from evidence_gate.gates.gate import Gate
 from evidence_gate.gates.registry import GATES, check_gate_ids
-from evidence_gate.ledger import GateResult, Ledger, compare, overall_verdict
-from evidence_gate.quality.assemble import quality_record
+from evidence_gate.ledger.model import GateResult, Ledger, compare, overall_verdict
+from evidence_gate.record_assembly import quality_record
 from evidence_gate.scrub import Scrubber
 from evidence_gate.settings import Settings
 

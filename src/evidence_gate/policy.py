@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from evidence_gate.ledger import Verdict
+from evidence_gate.ledger.model import Verdict
 from evidence_gate.settings import FailOn
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from evidence_gate import reaper
 from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import UsageError
-from evidence_gate.github.context import load_context
+from evidence_gate.event import load_context
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,9 +31,9 @@ import jsonschema
 
 from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
 from evidence_gate.errors import ConfigError, UsageError
-from evidence_gate.quality.record import Stage
+from evidence_gate.ledger.quality_record import Stage
+from evidence_gate.model import parse_shard
 from evidence_gate.stacks.commands import parse_template
-from evidence_gate.strength.plan import parse_shard
 from evidence_gate.workspace import Refused, Workspace
 
 CONFIG_FILE = Path(".github") / "evidence-gate.yml"

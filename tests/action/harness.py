@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.github.pr_body import section_markers
-from evidence_gate.ledger import Ledger
-from evidence_gate.ledger_document import read_ledger
+from evidence_gate.ledger.document import read_ledger
+from evidence_gate.ledger.model import Ledger
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub
 from tests.github_fake.fixture import check_no_violations, start_github_server
 from tests.github_fake.runner_files import read_outputs

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.digest import encode
-from evidence_gate.ledger import GateVerdict, Ledger, Verdict
+from evidence_gate.ledger.digest import encode
+from evidence_gate.ledger.model import GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 from tests.github_fake import DEFAULT_TOKEN, FakeGitHub, faults
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.ledger import GateVerdict, Verdict
-from evidence_gate.ledger_document import read_ledger
+from evidence_gate.ledger.document import read_ledger
+from evidence_gate.ledger.model import GateVerdict, Verdict
 from tests.action.harness import (
     PR,
     Run,

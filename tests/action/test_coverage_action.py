@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evidence_gate.gates.coverage import CoverageData
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from tests.github_fake import FakeGitHub, faults
 
 from ..conftest import Repo

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from evidence_gate import __version__
-from evidence_gate.ledger import Verdict
+from evidence_gate.ledger.model import Verdict
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo

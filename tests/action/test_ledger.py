@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.digest import decode, encode, from_digest
 from evidence_gate.errors import UsageError
-from evidence_gate.ledger import (
+from evidence_gate.ledger.digest import decode, encode, from_digest
+from evidence_gate.ledger.document import from_document, read_ledger, to_document, write_ledger
+from evidence_gate.ledger.model import (
     Annotation,
     Excerpt,
     FailedTest,
@@ -26,10 +27,9 @@ from evidence_gate.ledger import (
     overall_verdict,
     trim_output,
 )
-from evidence_gate.ledger import case_identity as identity_of
-from evidence_gate.ledger_document import from_document, read_ledger, to_document, write_ledger
+from evidence_gate.ledger.model import case_identity as identity_of
+from evidence_gate.ledger.quality_record import Baseline, QualityRecord, SuiteFigures, ToolFigures
 from evidence_gate.model import Counts
-from evidence_gate.quality.record import Baseline, QualityRecord, SuiteFigures, ToolFigures
 
 
 def gate(verdict: GateVerdict, gate_id: str = "evidence", note: str = "a.py") -> GateResult:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.errors import UsageError
-from evidence_gate.github.context import load_context
+from evidence_gate.event import load_context
 from evidence_gate.github.publish import checked_ledger
-from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, merge
-from evidence_gate.ledger_document import from_document, read_ledger, to_document, write_ledger
+from evidence_gate.ledger.document import from_document, read_ledger, to_document, write_ledger
+from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger, Verdict, merge
 from evidence_gate.model import Counts
 from evidence_gate.settings import Settings
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict
-from evidence_gate.ledger_document import read_ledger, write_ledger
+from evidence_gate.ledger.document import read_ledger, write_ledger
+from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 from tests.github_fake import FakeGitHub, faults
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from tests.github_fake import FakeGitHub
 
 from ..conftest import Repo

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from evidence_gate.ledger import GateVerdict, Verdict
+from evidence_gate.ledger.model import GateVerdict, Verdict
 from evidence_gate.render import check_slug, comment_marker
 from tests.github_fake import FakeGitHub
 from tests.github_fake.state import OCTOCAT

@@ -23,7 +23,7 @@ from evidence_gate.coverage.registry import reader
 from evidence_gate.coverage.statements import judged_by_statement, with_statements
 from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.integrity import IntegrityData
-from evidence_gate.ledger import GateVerdict, Ledger
+from evidence_gate.ledger.model import GateVerdict, Ledger
 from evidence_gate.settings import Settings
 
 from ..conftest import CliResult, Repo, judge_repo

@@ -1,4 +1,4 @@
-"""The GitHub event payload fuzzed (`github/context.py`'s `load_context`): a pull request event of the
+"""The GitHub event payload fuzzed (`event.py`'s `load_context`): a pull request event of the
 shape GitHub sends, its fields replaced, removed or added, mutated as bytes, and garbage.
 
 A payload is a context or a one-line `UsageError`, never a traceback; and a `pull_request_target`
@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evidence_gate.errors import UsageError
-from evidence_gate.github.context import load_context
+from evidence_gate.event import load_context
 
 from .inputs import garbage, json_texts, mutated
 

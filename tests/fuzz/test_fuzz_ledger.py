@@ -1,4 +1,4 @@
-"""The ledger reader fuzzed (`ledger_document.read_ledger`, with the schemas of every version it
+"""The ledger reader fuzzed (`ledger/document.read_ledger`, with the schemas of every version it
 reads): real ledgers of versions 1 and 3 and a passing one, their fields replaced, removed or added,
 mutated as bytes, and garbage.
 
@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given
 
 from evidence_gate.errors import UsageError
-from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict
-from evidence_gate.ledger_document import read_ledger, to_document
+from evidence_gate.ledger.document import read_ledger, to_document
+from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 
 from .inputs import FIXTURES, garbage, json_texts, mutated

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from evidence_gate.changes import PathClassifier
+from evidence_gate.claims import LogEvidence
 from evidence_gate.facts import Facts, ReportedCases, Reports
-from evidence_gate.gates.claims import LogEvidence
 from evidence_gate.markers import MarkerScan
 from evidence_gate.model import Counts, Detection, StackMatch, TestSummary
 from evidence_gate.stacks.table import default_table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence_gate.gates.claims import ClaimFacts, LogEvidence, judge_claim
+from evidence_gate.claims import ClaimFacts, LogEvidence, judge_claim
 from evidence_gate.markers import Claim, MarkerHit, MarkerKind, MarkerScan
 from evidence_gate.model import Counts
 from evidence_gate.model import TestSummary as Summary

@@ -13,7 +13,7 @@ import pytest
 
 from evidence_gate.gates.coverage import DOC_TESTS_ONLY, CoverageData
 from evidence_gate.gates.integrity import IntegrityData
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.settings import Settings
 
 from ..conftest import Repo, judge_repo

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evidence_gate.criteria_source import Criterion, TagTally
 from evidence_gate.gates.criteria import CriteriaFacts, judge_criteria
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 
 CHECKLIST = (Criterion(number=1, text="refunds are logged"), Criterion(number=2, text="totals round down"))
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import jsonschema
 
-from evidence_gate.digest import Digest
 from evidence_gate.facts import Reports
 from evidence_gate.gates import evidence
-from evidence_gate.ledger import FailedTest, GateVerdict
+from evidence_gate.ledger.digest import Digest
+from evidence_gate.ledger.model import FailedTest, GateVerdict
 from evidence_gate.model import Counts
 from evidence_gate.settings import Settings
 

@@ -12,7 +12,7 @@ from evidence_gate.integrity.frozen import FrozenCheck, FrozenRecord, Parked
 from evidence_gate.integrity.report import summarise
 from evidence_gate.integrity.survey import Survey
 from evidence_gate.integrity.tagger import Inventory, TaggedHunk
-from evidence_gate.ledger import GateVerdict, Ledger, Verdict, overall_verdict
+from evidence_gate.ledger.model import GateVerdict, Ledger, Verdict, overall_verdict
 from evidence_gate.model import ChangedLine, FileKind
 from evidence_gate.render import render_comment, render_job_summary, render_report
 from evidence_gate.settings import Settings

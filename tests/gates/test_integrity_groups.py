@@ -11,7 +11,7 @@ from evidence_gate.git import Git
 from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.report import DEFAULT_READ_CAP
 from evidence_gate.integrity.survey import survey
-from evidence_gate.ledger import GateResult, Ledger, Verdict
+from evidence_gate.ledger.model import GateResult, Ledger, Verdict
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect

@@ -15,8 +15,8 @@ from evidence_gate.effects import effects_for
 from evidence_gate.gates import strength
 from evidence_gate.gates.gate import NONE_EARLIER
 from evidence_gate.gates.registry import combine_shards
-from evidence_gate.ledger import GateResult, GateVerdict, Ledger, Verdict, merge, overall_verdict
-from evidence_gate.ledger_document import ledger_json, read_ledgers
+from evidence_gate.ledger.document import ledger_json, read_ledgers
+from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger, Verdict, merge, overall_verdict
 from evidence_gate.model import Change
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings

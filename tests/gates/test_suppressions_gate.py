@@ -13,7 +13,7 @@ from evidence_gate.gates import integrity, suppressions
 from evidence_gate.git import Git
 from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.survey import survey
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table

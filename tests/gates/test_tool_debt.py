@@ -8,9 +8,9 @@ import jsonschema
 
 from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolRun, read_data
 from evidence_gate.gates.type_check import judge_tool
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.quality.debt import Diagnostic, Located
-from evidence_gate.quality.record import ToolRow, ToolStatus
 
 ROW = ToolRow(check=2, tool="linter", status=ToolStatus.DETECTED, command="ruff check .")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from evidence_gate.ledger.stagnation import normalised, signature
 from evidence_gate.quality.capture import read_captured
 from evidence_gate.quality.diagnostics import count
-from evidence_gate.quality.stagnation import normalised, signature
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "tools"
 

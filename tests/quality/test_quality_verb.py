@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.cli import main
-from evidence_gate.ledger_document import from_document
+from evidence_gate.ledger.document import from_document
 from evidence_gate.render import render_report
 from tests.conftest import Repo, local_environment
 from tests.quality.project import SYSTEM_PATH, TOTAL_TESTS, python_project, quality, report_checks, verdict

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 import pytest
 
 from evidence_gate.gates.references import ID, MAX_REFERENCES, MAX_SOURCES, ReferencesData, read_data
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.settings import Settings
 from tests.conftest import Repo, judge_repo
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from evidence_gate.body_lists import label_line, listed_under
 from evidence_gate.gates.scope import body_scope
 from evidence_gate.gates.smoke import body_commands
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.model import PullRequest
 from evidence_gate.settings import Settings
 from tests.conftest import Repo, judge_repo

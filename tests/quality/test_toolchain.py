@@ -6,9 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from evidence_gate.model import ToolChoice
-from evidence_gate.quality.record import ToolRow, ToolStatus
-from evidence_gate.quality.toolchain import executable, find_tool, search_path
+from evidence_gate.model import ToolChoice, ToolRow, ToolStatus
+from evidence_gate.tool_lookup import executable, find_tool, search_path
 
 
 def test_the_projects_virtualenvs_come_first_and_evidence_gates_own_environment_is_left_out(tmp_path: Path) -> None:

@@ -6,9 +6,9 @@ import re
 
 from lxml.html import HtmlElement
 
-from evidence_gate.ledger import Ledger
-from evidence_gate.quality.checks import CHECKS, MARKER_WORDS
-from evidence_gate.quality.stagnation import history_line
+from evidence_gate.ledger.catalog import CHECKS, MARKER_WORDS
+from evidence_gate.ledger.model import Ledger
+from evidence_gate.ledger.stagnation import history_line
 from evidence_gate.render import ZERO_WIDTH_SPACE, check_slug, comment_marker
 from evidence_gate.render.quality_view import ROW_ICONS
 from tests.render.gfm import comments, elements, parse, to_html, visible_text

@@ -4,7 +4,7 @@ with links to the head commit, as the action publishes it."""
 
 from __future__ import annotations
 
-from evidence_gate.ledger import Annotation, Deltas, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger.model import Annotation, Deltas, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 from evidence_gate.render import Links, links_for, render_comment
 from tests.render.ledgers import gate

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evidence_gate.ledger import Deltas, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger.model import Deltas, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
 from evidence_gate.model import Counts
 
 # Text a pull request's author controls, each aimed at one way of breaking out of where it is shown.

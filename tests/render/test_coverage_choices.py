@@ -16,7 +16,7 @@ from lxml.html import HtmlElement
 from evidence_gate.coverage.measure import Attribution, Measures, measure
 from evidence_gate.coverage.model import Lines
 from evidence_gate.gates.coverage import DATA_SCHEMA, CoverageData, CoverageFacts, judge, read_data
-from evidence_gate.ledger import FailedTest, Ledger
+from evidence_gate.ledger.model import FailedTest, Ledger
 from evidence_gate.render import LimitError, render_pr_section
 from evidence_gate.settings import Settings
 from tests.render.checks import check_structure, folded, quality_markers, seen

@@ -8,10 +8,10 @@ import re
 
 import jsonschema
 
+from evidence_gate.escaping import mermaid_label
 from evidence_gate.gates.coverage import DATA_SCHEMA, CoverageData, PathRow, read_data
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.render import render_comment, render_pr_section
-from evidence_gate.render.escaping import mermaid_label
 from tests.render.checks import check_structure
 from tests.render.gfm import render, to_html
 from tests.render.ledgers import HOSTILE, gate, ledger

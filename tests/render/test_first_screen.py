@@ -16,7 +16,7 @@ import pytest
 from lxml.html import HtmlElement
 
 from evidence_gate.demo import page_html
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.render import links_for, render_comment
 from tests.render.checks import check_structure, quality_markers, seen
 from tests.render.first_screen import CASES, HEAD, comment

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateVerdict
+from evidence_gate.ledger.model import Annotation, Excerpt, FailedTest, GateVerdict
 from evidence_gate.render import (
     ZERO_WIDTH_SPACE,
     code_block,

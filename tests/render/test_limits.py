@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateVerdict, Ledger
+from evidence_gate.ledger.model import Annotation, Excerpt, FailedTest, GateVerdict, Ledger
 from evidence_gate.render import (
     ANNOTATION_MESSAGE_LIMIT,
     CHECK_RUN_LIMIT,

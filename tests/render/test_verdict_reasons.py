@@ -7,8 +7,8 @@ import re
 
 from lxml.html import HtmlElement
 
-from evidence_gate.ledger import GateVerdict, Ledger
-from evidence_gate.quality.checks import CHECKS
+from evidence_gate.ledger.catalog import CHECKS
+from evidence_gate.ledger.model import GateVerdict, Ledger
 from evidence_gate.render import render_check_run, render_comment, render_job_summary, render_report
 from tests.render.checks import check_structure, quality_markers, result_rows, seen
 from tests.render.ledgers import gate, ledger

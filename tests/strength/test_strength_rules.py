@@ -11,11 +11,11 @@ import pytest
 
 from evidence_gate.errors import UsageError
 from evidence_gate.markers import Claim, markers_for
-from evidence_gate.model import Change, ChangedFile, Counts, FileKind, FileStatus
+from evidence_gate.model import Change, ChangedFile, Counts, FileKind, FileStatus, Shard, parse_shard
 from evidence_gate.runner import CommandRun
 from evidence_gate.stacks.table import default_table
 from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run, runtime_errors
-from evidence_gate.strength.plan import THROUGH_CAP, Shard, parse_shard, plan
+from evidence_gate.strength.plan import THROUGH_CAP, plan
 from evidence_gate.strength.units import unit_for
 from evidence_gate.strength.verdict import Verdict, judge_base, judge_head
 

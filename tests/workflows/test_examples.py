@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.integrity.frozen import RECORD
-from evidence_gate.ledger import GateVerdict, Verdict
-from evidence_gate.ledger_document import read_ledger
+from evidence_gate.ledger.document import read_ledger
+from evidence_gate.ledger.model import GateVerdict, Verdict
 from evidence_gate.strength.sandbox import PREFIX
 from tests.github_fake import FakeGitHub
 

@@ -36,7 +36,7 @@ from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.strength import ID as STRENGTH
 from evidence_gate.gates.strength import StrengthData
-from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
 from evidence_gate.model import FileKind
 from evidence_gate.settings import CoverageFailOn, Settings
 from evidence_gate.wording import plural

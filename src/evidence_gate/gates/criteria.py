@@ -28,7 +28,7 @@ from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.integrity.frozen import RECORD, parse_record
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
 from evidence_gate.model import TestSummary
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural

@@ -12,16 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evidence_gate.digest import Digest
+from evidence_gate.claims import ClaimFacts, ClaimVerdict, judge_claim
 from evidence_gate.facts import MAX_TEST_IDENTITIES, Facts
-from evidence_gate.gates.claims import ClaimFacts, ClaimVerdict, judge_claim
 from evidence_gate.gates.gate import DataType, Gate, shared_facts
 from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
-from evidence_gate.ledger import Annotation, Excerpt, GateResult, GateVerdict
+from evidence_gate.ledger.digest import Digest
+from evidence_gate.ledger.model import Annotation, Excerpt, GateResult, GateVerdict
 from evidence_gate.markers import Claim
 from evidence_gate.model import Change, Counts, FileKind, TestSummary
-from evidence_gate.quality.toolchain import unchanged_sources
 from evidence_gate.settings import Settings
+from evidence_gate.tool_lookup import unchanged_sources
 from evidence_gate.wording import failed_of, plural
 
 ID = "evidence"

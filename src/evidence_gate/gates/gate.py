@@ -21,8 +21,8 @@ from typing import Any, Generic, TypeVar
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.ledger import GateData, GateResult, GateVerdict
-from evidence_gate.quality.checks import stage_skip
+from evidence_gate.ledger.catalog import stage_skip
+from evidence_gate.ledger.model import GateData, GateResult, GateVerdict
 from evidence_gate.settings import Settings
 
 F = TypeVar("F")

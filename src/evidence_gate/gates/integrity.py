@@ -32,7 +32,7 @@ from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.report import DEFAULT_READ_CAP, TAG_NAMES, eligible, first_line, hunk_id
 from evidence_gate.integrity.survey import Survey, survey
 from evidence_gate.integrity.tagger import TaggedHunk
-from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 

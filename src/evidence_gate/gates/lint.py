@@ -10,7 +10,7 @@ from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, gather_tool, read_data
 from evidence_gate.gates.type_check import judge_tool
-from evidence_gate.ledger import GateResult
+from evidence_gate.ledger.model import GateResult
 from evidence_gate.settings import Settings
 
 ID = "lint"

@@ -23,7 +23,7 @@ import pathspec
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
 from evidence_gate.model import FileKind
 from evidence_gate.quality.truth_sources import MAX_SOURCE_BYTES, Unreadable, keys
 from evidence_gate.settings import Settings

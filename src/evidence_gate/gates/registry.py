@@ -22,7 +22,7 @@ from evidence_gate.gates import (
     type_check,
 )
 from evidence_gate.gates.gate import DataType, Gate
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
 
 # Judged in this order: coverage weighs by strength's verdicts, the ignore-comment audit reads the
 # gate-integrity inventory, and the smoke test runs after every other check.

@@ -17,7 +17,7 @@ from evidence_gate.documents import clipped
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 

@@ -10,8 +10,8 @@ from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, read_data, read_logs, run_tool
-from evidence_gate.ledger import GateResult, GateVerdict
-from evidence_gate.quality.record import ToolRow, ToolStatus
+from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 

@@ -27,10 +27,10 @@ from evidence_gate.effects import Effects
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.ledger import Annotation, GateData, GateResult, GateVerdict
+from evidence_gate.ledger.model import Annotation, GateData, GateResult, GateVerdict
+from evidence_gate.model import parse_shard
 from evidence_gate.runner import refuse_untrusted_head
 from evidence_gate.settings import Settings
-from evidence_gate.strength.plan import parse_shard
 from evidence_gate.strength.report import LIMIT
 from evidence_gate.strength.session import Options, Outcome, Stack, judge_change
 from evidence_gate.strength.verdict import Judged, Verdict

@@ -18,7 +18,7 @@ from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.integrity import DATA_SCHEMA as INTEGRITY_SCHEMA
 from evidence_gate.gates.integrity import ID as INTEGRITY
 from evidence_gate.gates.integrity import IntegrityData, Suppression
-from evidence_gate.ledger import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 

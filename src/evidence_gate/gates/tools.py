@@ -1,5 +1,5 @@
 """What the checks that run a project's own tool share (1 type checker, 2 linter, 8 smoke test):
-finding the tool (quality/toolchain.py), running it under the capture protocol on the host, or
+finding the tool (tool_lookup.py), running it under the capture protocol on the host, or
 reading the log a job's step wrote (`logs`) where the tools are not here (the action's container),
 and the payload the report shows: the command, its output, its exit code, what it counted.
 """
@@ -14,14 +14,15 @@ from typing import Any
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
+from evidence_gate.ledger.quality_record import tool_figures
+from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.quality.capture import Captured, read_captured, run_captured
 from evidence_gate.quality.debt import LOCATED_SCHEMA, ChangedLines, Located, changed_lines, classify, read_located
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import locate
 from evidence_gate.quality.recognise import recognise
-from evidence_gate.quality.record import ToolRow, ToolStatus, tool_figures
-from evidence_gate.quality.toolchain import find_tool, unchanged_sources
 from evidence_gate.settings import Settings
+from evidence_gate.tool_lookup import find_tool, unchanged_sources
 from evidence_gate.workspace import Refused
 
 

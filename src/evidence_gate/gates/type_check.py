@@ -7,9 +7,9 @@ from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import DataType, Earlier, Gate
 from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, gather_tool, read_data, unrecorded
-from evidence_gate.ledger import GateResult, GateVerdict
+from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.model import ToolStatus
 from evidence_gate.quality.debt import Located
-from evidence_gate.quality.record import ToolStatus
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from evidence_gate.escaping import escape_markdown
 from evidence_gate.render.context import check_slug
-from evidence_gate.render.escaping import escape_markdown
 from evidence_gate.settings import DEFAULT_CHECK_NAME
 
 UNKEYED_START = "<!-- evidence-gate:coverage:start -->"

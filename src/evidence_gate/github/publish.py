@@ -25,16 +25,16 @@ from github.Issue import Issue
 from github.IssueComment import IssueComment
 from github.Repository import Repository
 
-from evidence_gate.digest import Digest, decode, encode
 from evidence_gate.errors import UsageError
+from evidence_gate.event import FORK_RECIPE, GitHubContext
 from evidence_gate.gates.registry import gives
 from evidence_gate.github.client import GitHubDidNotAnswer
-from evidence_gate.github.context import FORK_RECIPE, GitHubContext
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
-from evidence_gate.ledger import Annotation, GateResult, GateVerdict, Ledger, Verdict, overall_verdict
+from evidence_gate.ledger.digest import Digest, decode, encode
+from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict, Ledger, Verdict, overall_verdict
+from evidence_gate.ledger.stagnation import comment_history
 from evidence_gate.model import PullRequest
 from evidence_gate.policy import conclusion
-from evidence_gate.quality.stagnation import comment_history
 from evidence_gate.render import (
     CheckRunText,
     LimitError,

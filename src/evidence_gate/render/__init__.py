@@ -19,7 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from evidence_gate.ledger import Ledger
+from evidence_gate.escaping import (
+    ZERO_WIDTH_SPACE,
+    code_block,
+    escape_html,
+    escape_markdown,
+    reveal_invisible,
+)
+from evidence_gate.ledger.model import Ledger
 from evidence_gate.render.attention import Links, links_for
 from evidence_gate.render.context import (
     _COMMENT_SIZES,
@@ -31,13 +38,6 @@ from evidence_gate.render.context import (
     comment_marker,
 )
 from evidence_gate.render.environment import MissingCommentMarker, TemplateError, _environment, _render
-from evidence_gate.render.escaping import (
-    ZERO_WIDTH_SPACE,
-    code_block,
-    escape_html,
-    escape_markdown,
-    reveal_invisible,
-)
 from evidence_gate.render.fitting import (
     ANNOTATION_MESSAGE_LIMIT,
     ANNOTATION_TITLE_LIMIT,

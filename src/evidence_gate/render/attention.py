@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from evidence_gate.ledger import BLOCKING, Annotation, FailedTest, GateResult, GateVerdict, Ledger
-from evidence_gate.quality.checks import CHECKS, Check, first_error
-from evidence_gate.render.escaping import _Untrusted
+from evidence_gate.escaping import _Untrusted
+from evidence_gate.ledger.catalog import CHECKS, Check, first_error
+from evidence_gate.ledger.model import BLOCKING, Annotation, FailedTest, GateResult, GateVerdict, Ledger
 from evidence_gate.render.remedies import Remedies
 from evidence_gate.wording import plural
 

@@ -28,11 +28,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from evidence_gate.ledger import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
-from evidence_gate.quality.stagnation import history_line
+from evidence_gate.escaping import _Untrusted
+from evidence_gate.ledger.model import Annotation, Excerpt, FailedTest, GateResult, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger.stagnation import history_line
 from evidence_gate.render.attention import AttentionView, Links, attention, glance
 from evidence_gate.render.coverage_view import CoverageView, coverage_view
-from evidence_gate.render.escaping import _Untrusted
 from evidence_gate.render.quality_view import QualityView, quality_view, rows_label
 from evidence_gate.render.remedies import default_remedies
 from evidence_gate.wording import plural

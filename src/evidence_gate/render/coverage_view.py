@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from evidence_gate.ledger import Ledger
-from evidence_gate.render.escaping import _Untrusted
+from evidence_gate.escaping import _Untrusted
+from evidence_gate.ledger.model import Ledger
 from evidence_gate.wording import plural
 
 COVERAGE = "coverage"  # the coverage gate's id

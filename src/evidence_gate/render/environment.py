@@ -24,6 +24,7 @@ from jinja2.runtime import Context, Macro, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment
 
 from evidence_gate.errors import EvidenceGateError
+from evidence_gate.escaping import _Untrusted, code_block, escape_html, escape_markdown, mermaid_label
 from evidence_gate.render.bounds import (
     POINTER,
     RENDER_BASE,
@@ -36,7 +37,6 @@ from evidence_gate.render.bounds import (
     materialize,
     own_size,
 )
-from evidence_gate.render.escaping import _Untrusted, code_block, escape_html, escape_markdown, mermaid_label
 from evidence_gate.workspace import Refused, open_regular
 
 # A template's name: a file of the templates folder, or of its one subfolder, `gates/` (one partial per gate).

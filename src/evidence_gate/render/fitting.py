@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from evidence_gate.errors import EvidenceGateError
-from evidence_gate.ledger import Annotation, GateVerdict, Ledger
+from evidence_gate.ledger.model import Annotation, GateVerdict, Ledger
 from evidence_gate.render.attention import Links
 from evidence_gate.render.context import _cap, _context, _Sizes, _Unit
 from evidence_gate.render.coverage_view import COVERAGE

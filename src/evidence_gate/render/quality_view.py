@@ -11,10 +11,10 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from evidence_gate.ledger import BLOCKING, NO_EVIDENCE, SILENT, GateResult, GateVerdict, Ledger
-from evidence_gate.quality.checks import CHECKS, MARKER_WORDS, Check, first_error
-from evidence_gate.quality.record import Baseline, QualityRecord, tool_figures
-from evidence_gate.render.escaping import _Untrusted
+from evidence_gate.escaping import _Untrusted
+from evidence_gate.ledger.catalog import CHECKS, MARKER_WORDS, Check, first_error
+from evidence_gate.ledger.model import BLOCKING, NO_EVIDENCE, SILENT, GateResult, GateVerdict, Ledger
+from evidence_gate.ledger.quality_record import Baseline, QualityRecord, tool_figures
 from evidence_gate.render.remedies import default_remedies
 from evidence_gate.wording import plural
 

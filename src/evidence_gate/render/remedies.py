@@ -14,7 +14,7 @@ import jsonschema
 
 from evidence_gate.documents import load_yaml, schema_message
 from evidence_gate.errors import ConfigError
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 
 
 @dataclass(frozen=True, kw_only=True)

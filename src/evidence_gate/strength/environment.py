@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from evidence_gate.effects import Effects
-from evidence_gate.quality.toolchain import VENV_DIRS
+from evidence_gate.tool_lookup import VENV_DIRS
 
 
 def run_path(effects: Effects, root: str) -> str:

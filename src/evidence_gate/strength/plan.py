@@ -20,14 +20,12 @@ any; conftest.py applies to its folder by design). At most THROUGH_CAP of them a
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from evidence_gate.code_lines import code_unchanged, same_code
-from evidence_gate.errors import UsageError
 from evidence_gate.model import Change, ChangedFile, FileKind, FileStatus
 
 _ADDED = (FileStatus.ADDED, FileStatus.COPIED)
@@ -181,25 +179,3 @@ def _distance(helper: str, test: str) -> int:
             break
         common += 1
     return len(one) + len(other) - 2 * common
-
-
-@dataclass(frozen=True, kw_only=True)
-class Shard:
-    index: int  # 1-based
-    count: int
-
-    @property
-    def text(self) -> str:
-        return f"{self.index}/{self.count}"
-
-    def holds(self, path: str) -> bool:
-        """Stable across runs and machines: a file's shard depends on its path alone."""
-        digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).digest()
-        return int.from_bytes(digest[:8], "big") % self.count == self.index - 1
-
-
-def parse_shard(text: str) -> Shard:
-    index, slash, count = text.partition("/")
-    if not slash or not index.isdigit() or not count.isdigit() or not 1 <= int(index) <= int(count):
-        raise UsageError(f"--shard {text!r}: give I/N, with 1 <= I <= N (2/4 judges the second quarter)")
-    return Shard(index=int(index), count=int(count))

@@ -21,7 +21,7 @@ from evidence_gate.effects import Effects
 from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git
 from evidence_gate.markers import Claim, markers_for
-from evidence_gate.model import Change, FileKind
+from evidence_gate.model import Change, FileKind, Shard
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import Adapter, AdapterTable
@@ -29,7 +29,7 @@ from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols
 from evidence_gate.strength.generated import copy_generated, generated_files
 from evidence_gate.strength.isolation import LOCKFILES, Install, Setup, prepare
 from evidence_gate.strength.partial import Tangled, production_reverted
-from evidence_gate.strength.plan import Plan, Shard, needs_head_tests, plan
+from evidence_gate.strength.plan import Plan, needs_head_tests, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
 from evidence_gate.strength.units import Unit, unit_for
 from evidence_gate.strength.verdict import Judged, Verdict, judge_base, judge_head

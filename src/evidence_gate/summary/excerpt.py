@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from evidence_gate.ledger import OUTPUT_HEAD_LINES, OUTPUT_TAIL_LINES
+from evidence_gate.ledger.model import OUTPUT_HEAD_LINES, OUTPUT_TAIL_LINES
 from evidence_gate.workspace import open_regular
 
 EXCERPT_TAIL_BYTES = 64 * 1024

@@ -10,10 +10,10 @@ from typing import TextIO
 
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_OK
-from evidence_gate.quality.document import baseline_document, baseline_file
-from evidence_gate.quality.session import take_baseline
+from evidence_gate.ledger.quality_document import baseline_document, baseline_file
 from evidence_gate.settings import resolve
 from evidence_gate.verbs.common import print_json, table
+from evidence_gate.verbs.quality_session import take_baseline
 from evidence_gate.workspace import write_user_file
 
 NAME = "baseline"

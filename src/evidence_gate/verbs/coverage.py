@@ -22,7 +22,7 @@ from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates import coverage as gate
-from evidence_gate.ledger import GateVerdict
+from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.settings import CoverageFailOn, Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import existing_file, print_json, table

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from evidence_gate.demo import DemoRun, Runner, preview_html, run_demo
 from evidence_gate.errors import EXIT_OK, UsageError
-from evidence_gate.ledger_document import to_document
+from evidence_gate.ledger.document import to_document
 from evidence_gate.render import render_comment
 from evidence_gate.verbs.common import print_json, table
 

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
+from evidence_gate.claims import ClaimFacts, LogEvidence, judge_claim
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
 from evidence_gate.freshness import run_started, stale_reports
-from evidence_gate.gates.claims import ClaimFacts, LogEvidence, judge_claim
 from evidence_gate.markers import Claim, adapters_reading, markers_for, scan_log
 from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.verbs.common import existing_file, print_json, table

@@ -15,7 +15,7 @@ from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.console import line_safe
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_OK, EXIT_USAGE, GitError
-from evidence_gate.github.context import load_context
+from evidence_gate.event import load_context
 from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.report import DEFAULT_READ_CAP, artifact, sarif, text_lines
 from evidence_gate.integrity.survey import survey

@@ -19,11 +19,11 @@ from typing import TextIO
 from evidence_gate import policy
 from evidence_gate.console import notice, warning
 from evidence_gate.errors import UsageError
+from evidence_gate.event import load_context
 from evidence_gate.github.client import WaitBudget, make_client
-from evidence_gate.github.context import load_context
 from evidence_gate.github.files import write_job_summary
 from evidence_gate.github.publish import checked_ledger, current_pull, publish_ledger
-from evidence_gate.ledger_document import read_ledger
+from evidence_gate.ledger.document import read_ledger
 from evidence_gate.render import render_job_summary
 from evidence_gate.settings import resolve
 from evidence_gate.verbs.common import existing_file, print_json

@@ -21,16 +21,16 @@ from typing import TextIO
 from evidence_gate.base_config import base_config
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
+from evidence_gate.event import load_context
 from evidence_gate.facts import RunInputs
-from evidence_gate.github.context import load_context
-from evidence_gate.ledger import Verdict
-from evidence_gate.ledger_document import to_document
-from evidence_gate.quality.record import Stage
-from evidence_gate.quality.session import baseline_for, history, judged, report_path
+from evidence_gate.ledger.document import to_document
+from evidence_gate.ledger.model import Verdict
+from evidence_gate.ledger.quality_record import Stage
 from evidence_gate.render import render_report
 from evidence_gate.scrub import run_secrets
 from evidence_gate.settings import resolve
 from evidence_gate.verbs.common import print_json, table
+from evidence_gate.verbs.quality_session import baseline_for, history, judged, report_path
 from evidence_gate.workspace import write_user_file
 
 NAME = "quality"

@@ -15,13 +15,13 @@ from typing import TextIO
 from evidence_gate import policy
 from evidence_gate.base_config import base_config, run_templates
 from evidence_gate.effects import effects_for
+from evidence_gate.event import load_context
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.registry import GATE_IDS
 from evidence_gate.git import open_repository
-from evidence_gate.github.context import load_context
-from evidence_gate.ledger_document import ledger_json, to_document
+from evidence_gate.ledger.document import ledger_json, to_document
+from evidence_gate.ledger.quality_record import Stage
 from evidence_gate.pipeline import run_pipeline
-from evidence_gate.quality.record import Stage
 from evidence_gate.reaper import reaping
 from evidence_gate.render import render_comment, render_report
 from evidence_gate.scrub import run_secrets

@@ -16,9 +16,9 @@ from evidence_gate.console import in_actions
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import UsageError
 from evidence_gate.git import WORKTREE
+from evidence_gate.model import parse_shard
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import detect
-from evidence_gate.strength.plan import parse_shard
 from evidence_gate.strength.report import counts, document, exit_code, progress_line, text_lines
 from evidence_gate.strength.session import Options, Stack, judge_change
 from evidence_gate.strength.verdict import Judged

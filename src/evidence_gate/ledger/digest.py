@@ -18,10 +18,10 @@ import re
 import zlib
 from dataclasses import dataclass, field, replace
 
-from evidence_gate.ledger import MAX_NAMED_TESTS, MAX_TEST_NAME, Ledger
+from evidence_gate.ledger.model import MAX_NAMED_TESTS, MAX_TEST_NAME, Ledger
+from evidence_gate.ledger.quality_document import baseline_document, baseline_of, baseline_problem
+from evidence_gate.ledger.quality_record import Baseline, SuiteFigures
 from evidence_gate.model import Counts
-from evidence_gate.quality.document import baseline_document, baseline_of, baseline_problem
-from evidence_gate.quality.record import Baseline, SuiteFigures
 
 MARKER = "evidence-gate:digest"
 MAX_ENCODED = 48_000  # leaves room in a 65,535-byte check-run summary

@@ -3,7 +3,7 @@
 It is what crosses every boundary: between CLI verbs, between a host step and the container step,
 between matrix shards (`merge`), between a fork's run and the `workflow_run` that publishes it, and
 between a base commit's run and the PR's (the baseline digest). Rendering and publishing take a
-ledger and nothing else. Its JSON form, versioned and schema-checked, is `ledger_document.py`.
+ledger and nothing else. Its JSON form, versioned and schema-checked, is `ledger/document.py`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Protocol
 
 from evidence_gate import __version__
 from evidence_gate.errors import UsageError
+from evidence_gate.ledger.quality_record import QualityRecord
 from evidence_gate.model import Counts
-from evidence_gate.quality.record import QualityRecord
 
 MAX_NAMED_TESTS = 5_000  # names kept beside identities, so a test missing from a later run can be named
 MAX_TEST_NAME = 300
@@ -75,7 +75,7 @@ class Annotation:
 class GateData(Protocol):
     """A gate's typed payload (counts, per-criterion statuses, later hunks and verdict tables): what
     its partial template lays out. Each gate's class says its JSON form; the ledger's schema checks
-    it, by gate id, and `ledger_document` reads it back through the gate registry."""
+    it, by gate id, and `ledger/document.py` reads it back through the gate registry."""
 
     def document(self) -> dict[str, object]: ...
 

@@ -28,7 +28,7 @@ import jsonschema
 from evidence_gate.documents import clipped, load_json, read_capped, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.gates.registry import gate_data
-from evidence_gate.ledger import (
+from evidence_gate.ledger.model import (
     Annotation,
     Deltas,
     Excerpt,
@@ -40,9 +40,9 @@ from evidence_gate.ledger import (
     legacy_verdict,
     overall_verdict,
 )
+from evidence_gate.ledger.quality_document import read_record, record_document
+from evidence_gate.ledger.quality_record import QualityRecord
 from evidence_gate.model import Counts
-from evidence_gate.quality.document import read_record, record_document
-from evidence_gate.quality.record import QualityRecord
 from evidence_gate.workspace import write_user_file
 
 LEDGER_VERSION = 3

@@ -13,7 +13,7 @@ import jsonschema
 
 from evidence_gate.documents import load_json, read_capped, schema_message
 from evidence_gate.errors import UsageError
-from evidence_gate.quality.record import (
+from evidence_gate.ledger.quality_record import (
     Baseline,
     QualityRecord,
     Stage,
@@ -21,9 +21,8 @@ from evidence_gate.quality.record import (
     State,
     SuiteFigures,
     ToolFigures,
-    ToolRow,
-    ToolStatus,
 )
+from evidence_gate.model import ToolRow, ToolStatus
 
 MAX_BASELINE_BYTES = 16 * 1024 * 1024  # the test names are the bulk of it
 

@@ -16,8 +16,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from evidence_gate.model import Change, FileKind, ToolChoice
-from evidence_gate.quality.record import ToolRow, ToolStatus
+from evidence_gate.model import Change, FileKind, ToolChoice, ToolRow, ToolStatus
 
 VENV_DIRS = (".venv", "venv")
 SOURCE_KINDS = frozenset({FileKind.PRODUCTION, FileKind.TEST, FileKind.TEST_HELPER})

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from evidence_gate.ledger import GateResult, GateVerdict
-from evidence_gate.quality.record import Stage
+from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.quality_record import Stage
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,28 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from evidence_gate.model import ToolRow
+
 
 class Stage(StrEnum):
     POST_TDD = "post-tdd"
     POST_REFACTOR = "post-refactor"  # checks 1-4 only: scope, plan and ignore checks don't apply to a refactor
     PRE_PR = "pre-pr"
-
-
-class ToolStatus(StrEnum):
-    DETECTED = "DETECTED"  # with its command
-    NOT_APPLICABLE = "NOT_APPLICABLE"  # with its justification
-    MISSING = "MISSING"  # a tool a project with source files needs: blocks
-
-
-@dataclass(frozen=True, kw_only=True)
-class ToolRow:
-    """One row of the Toolchain table: the tool a check uses, how it was found, or why there is none."""
-
-    check: int
-    tool: str
-    status: ToolStatus
-    command: str | None = None
-    reason: str | None = None  # where it came from (DETECTED), or why not (NOT_APPLICABLE, MISSING)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,9 +14,9 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 
-from evidence_gate.ledger import BLOCKING, GateResult
-from evidence_gate.quality.checks import BY_GATE, first_error
-from evidence_gate.quality.record import Stagnation
+from evidence_gate.ledger.catalog import BY_GATE, first_error
+from evidence_gate.ledger.model import BLOCKING, GateResult
+from evidence_gate.ledger.quality_record import Stagnation
 
 RUNS = 3
 _TIMING = re.compile(r"\b\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|m|min|minutes?)\b", re.IGNORECASE)
@@ -97,5 +97,5 @@ def comment_history(text: str, slug: str) -> tuple[dict[int, str], ...] | None:
 
 def report_signatures(text: str) -> dict[int, str]:
     """The failed checks' signatures an earlier report recorded. Untrusted text cannot add one: the
-    report escapes every `<!--` it prints (render/escaping.py)."""
+    report escapes every `<!--` it prints (escaping.py)."""
     return {int(found["check"]): found["hash"] for found in SIGNATURE_LINE.finditer(text)}

@@ -9,12 +9,13 @@ from dataclasses import replace
 
 from evidence_gate.facts import Facts, RunInputs
 from evidence_gate.gates.tools import ToolData
-from evidence_gate.ledger import BLOCKING, GateResult
-from evidence_gate.quality.measured import measured
-from evidence_gate.quality.record import QualityRecord, ToolRow, ToolStatus
-from evidence_gate.quality.stagnation import RUNS, signatures, stagnation
-from evidence_gate.quality.toolchain import unchanged_sources
+from evidence_gate.ledger.model import BLOCKING, GateResult
+from evidence_gate.ledger.quality_record import QualityRecord
+from evidence_gate.ledger.stagnation import RUNS, signatures, stagnation
+from evidence_gate.measured import measured
+from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.settings import Settings
+from evidence_gate.tool_lookup import unchanged_sources
 from evidence_gate.wording import plural
 
 

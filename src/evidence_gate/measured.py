@@ -13,8 +13,8 @@ from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.lint import ID as LINT
 from evidence_gate.gates.tools import ToolData
 from evidence_gate.gates.type_check import ID as TYPE_CHECK
-from evidence_gate.ledger import GateResult
-from evidence_gate.quality.record import Baseline, SuiteFigures, ToolFigures
+from evidence_gate.ledger.model import GateResult
+from evidence_gate.ledger.quality_record import Baseline, SuiteFigures, ToolFigures
 
 
 def measured(facts: Facts, gates: Sequence[GateResult]) -> Baseline:

@@ -17,16 +17,17 @@ from evidence_gate.effects import Effects, effects_for
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.registry import GATES
-from evidence_gate.ledger import Ledger
+from evidence_gate.ledger.model import Ledger
+from evidence_gate.ledger.quality_document import parse_baseline, read_baseline
+from evidence_gate.ledger.quality_record import Baseline, Stage
+from evidence_gate.ledger.stagnation import RUNS, report_signatures
+from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.quality.capture import run_captured
-from evidence_gate.quality.document import parse_baseline, read_baseline
-from evidence_gate.quality.record import Baseline, Stage, ToolRow, ToolStatus
-from evidence_gate.quality.stagnation import RUNS, report_signatures
-from evidence_gate.quality.toolchain import find_tool
 from evidence_gate.settings import BaseConfig, Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import AdapterTable
+from evidence_gate.tool_lookup import find_tool
 from evidence_gate.workspace import Workspace
 
 REPORT_NAME = re.compile(r"^gate-report-(?P<stage>[a-z-]+)-(?P<number>\d{3,})\.md$")
