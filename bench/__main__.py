@@ -14,7 +14,15 @@ import time
 import traceback
 from collections.abc import Callable
 
-from bench import action_bench, coverage_bench, detect_bench, inventory_bench, strength_bench, summary_bench
+from bench import (
+    action_bench,
+    coverage_bench,
+    detect_bench,
+    inventory_bench,
+    startup_bench,
+    strength_bench,
+    summary_bench,
+)
 from bench.table import Row, machine, render
 
 BENCHMARKS: dict[str, tuple[str, Callable[[bool], list[Row]]]] = {
@@ -25,6 +33,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[bool], list[Row]]]] = {
     "inventory": ("the gate-edit inventory of a 10,000-file diff against git diff", inventory_bench.rows),
     "strength": ("test strength's overhead over its own test runs, and --jobs 2", strength_bench.rows),
     "run": ("evidence-gate run on 2,000 tests against the pytest run itself", action_bench.run_rows),
+    "startup": ("evidence-gate --version against the bare interpreter", startup_bench.rows),
     "publish": ("render + publish of 20,000 tests, 5,000 failed, to the fake GitHub", action_bench.publish_rows),
 }
 GROUPS = {"summary": ("junit", "console"), "action": ("run", "publish")}

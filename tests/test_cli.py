@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.cli import build_parser
+from evidence_gate.verbs import VERBS
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -105,3 +107,40 @@ def _options_without_help(parser: argparse.ArgumentParser, name: str) -> Iterato
 
 def test_every_option_of_every_verb_has_a_help_line() -> None:
     assert list(_options_without_help(build_parser(), "evidence-gate")) == []
+
+
+def _loaded_after(*args: str) -> list[str]:
+    """The package's modules a real process has loaded once `main(args)` returned."""
+    probe = (
+        "import contextlib, io, sys\n"
+        "from evidence_gate.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({list(args)!r})\n"
+        "print('\\n'.join(sorted(m for m in sys.modules if m.startswith('evidence_gate.'))))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return result.stdout.split()
+
+
+@pytest.mark.parametrize("args", [("--version",), ("--help",)])
+def test_the_version_and_the_help_import_no_verb(args: tuple[str, ...]) -> None:
+    loaded = _loaded_after(*args)
+    assert "evidence_gate.verbs" in loaded  # the verbs' table, which --help lists
+    assert [module for module in loaded if module.startswith(("evidence_gate.verbs.", "evidence_gate.gates"))] == []
+
+
+def test_a_verb_imports_its_own_module_and_no_other_verb(tmp_path: Path) -> None:
+    loaded = _loaded_after("detect", str(tmp_path), "--json")
+    assert [module for module in loaded if module.startswith("evidence_gate.verbs.")] == [
+        "evidence_gate.verbs.common",
+        "evidence_gate.verbs.detect",
+    ]
+    assert not [module for module in loaded if module.startswith(("evidence_gate.gates", "evidence_gate.strength"))]
+
+
+def test_every_verb_of_the_table_has_a_module_with_its_parts() -> None:
+    for verb in VERBS:
+        module = importlib.import_module(f"evidence_gate.verbs.{verb}")
+        assert callable(module.configure), verb
+        assert callable(module.run), verb
+        assert "Exit codes" in module.EPILOG or "exit" in module.EPILOG.lower(), verb

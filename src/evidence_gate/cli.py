@@ -7,6 +7,7 @@ Codes 3 and 4 are defined per verb (see each verb's help).
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import sys
@@ -21,44 +22,12 @@ from evidence_gate.errors import EXIT_USAGE, EvidenceGateError, UsageError
 from evidence_gate.scrub import run_secrets
 from evidence_gate.token_guard import refusal as refusal_for
 from evidence_gate.token_guard import tokens_in_environment
-from evidence_gate.verbs import (
-    baseline,
-    changes,
-    coverage,
-    criteria,
-    demo,
-    detect,
-    evidence,
-    freeze,
-    inventory,
-    merge,
-    publish,
-    quality,
-    run,
-    strength,
-    summary,
-)
-
-VERBS = (
-    detect,
-    changes,
-    inventory,
-    summary,
-    evidence,
-    criteria,
-    freeze,
-    strength,
-    coverage,
-    quality,
-    baseline,
-    run,
-    merge,
-    publish,
-    demo,
-)
+from evidence_gate.verbs import VERBS
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with every verb listed and `verb`'s flags added (every verb's, when None). A verb's
+    module is imported only here, when its flags are needed: `--version` and `--help` import none."""
     parser = argparse.ArgumentParser(
         prog="evidence-gate",
         description="Decides whether a pull request's test evidence is real.",
@@ -66,13 +35,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"evidence-gate {__version__}")
     subparsers = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-    for verb in VERBS:
-        sub = subparsers.add_parser(verb.NAME, help=verb.HELP, description=verb.HELP, epilog=verb.EPILOG)
+    for name, help_text in VERBS.items():
+        if verb is not None and name != verb:
+            subparsers.add_parser(name, help=help_text, add_help=False)
+            continue
+        module = importlib.import_module(f"evidence_gate.verbs.{name}")
+        sub = subparsers.add_parser(name, help=help_text, description=help_text, epilog=module.EPILOG)
         sub.add_argument("--json", action="store_true", help="machine-readable output")
         sub.add_argument("--adapters", type=Path, help="use this adapter table instead of the built-in one")
-        verb.configure(sub)
-        sub.set_defaults(run=verb.run, line_safe=getattr(verb, "LINE_SAFE", False))
+        module.configure(sub)
+        sub.set_defaults(run=module.run, line_safe=getattr(module, "LINE_SAFE", False))
     return parser
+
+
+def chosen_verb(argv: Sequence[str]) -> str | None:
+    """The verb the arguments name: the first one that is not an option (the top level has no option
+    that takes a value). None when there is none, or it is no verb: argparse then says so."""
+    first = next((argument for argument in argv if not argument.startswith("-")), None)
+    return first if first in VERBS else None
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: Mapping[str, str] | None = None) -> int:
@@ -83,7 +63,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, environ: 
     for standard in (sys.stdout, sys.stderr):
         if isinstance(standard, io.TextIOWrapper):
             standard.reconfigure(errors="backslashreplace")
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    args = build_parser(chosen_verb(arguments) or "").parse_args(arguments)
     # JSON is escaped instead, and so is every line of a verb that prints only line-safe text (LINE_SAFE):
     # its progress can then use workflow commands of its own (a folded group).
     machine_output = args.json or getattr(args, "format", None) == "json" or args.line_safe

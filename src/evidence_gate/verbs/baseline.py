@@ -16,8 +16,6 @@ from evidence_gate.verbs.common import print_json, table
 from evidence_gate.verbs.quality_session import take_baseline
 from evidence_gate.workspace import write_user_file
 
-NAME = "baseline"
-HELP = "run the checks at a revision and write what they measured: a baseline for `quality --baseline F`"
 EPILOG = (
     "The file holds {type_check: {exit, errors}, lint: {exit, warnings}, test: {exit, passed, failed, skipped},"
     " coverage: {percent}, timestamp} (null for a tool not detected) and the tests run, by identity and name."

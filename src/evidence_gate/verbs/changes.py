@@ -17,8 +17,6 @@ from evidence_gate.model import Change, FileKind
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import print_json, table
 
-NAME = "changes"
-HELP = "what a change touched: files, their status and kind, and the added/removed lines"
 EPILOG = (
     "The change is merge-base(BASE, HEAD)..HEAD, as GitHub shows a pull request. Exit codes: 0 ok; 2 usage "
     "error (not a git repository, a base or head that cannot be resolved, with the fetch command that fixes it)."

@@ -28,8 +28,6 @@ from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import existing_file, print_json, table
 from evidence_gate.workspace import open_resolved
 
-NAME = "coverage"
-HELP = "the share of the change's executable lines the tests run, weighted by test strength"
 EPILOG = (
     "Reports (Cobertura, LCOV, JaCoCo, Clover, Go coverprofile, coverage.py JSON, istanbul JSON) are "
     "recognised by content and merged. Value weighting needs --strength, the JSON of `evidence-gate strength "

@@ -37,8 +37,6 @@ from evidence_gate.summary.read import read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 from evidence_gate.verbs.common import EXIT_UNPARSED, existing_file, print_json, table
 
-NAME = "criteria"
-HELP = "per-criterion evidence: is each acceptance criterion proven by a named, passing test?"
 EPILOG = (
     "Criteria are tagged in test names as [<story-id>#<n>]. From JUnit reports a criterion is green when "
     "tests carry its tag and all passed, red when one did not pass (or the tag is in a test file, by the "

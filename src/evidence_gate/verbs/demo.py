@@ -22,8 +22,6 @@ from evidence_gate.ledger.document import to_document
 from evidence_gate.render import render_comment
 from evidence_gate.verbs.common import print_json, table
 
-NAME = "demo"
-HELP = "show the PR comment on an example pull request the tool builds and tests for real"
 DEFAULT_PREVIEW = "evidence-gate-preview.html"
 EPILOG = (
     "Builds a small git repository (a base commit and a pull request's head), runs its tests with pytest (or, "

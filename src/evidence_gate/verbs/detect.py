@@ -14,8 +14,6 @@ from evidence_gate.model import Detection
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import print_json, table
 
-NAME = "detect"
-HELP = "which toolchains (stacks) a repository uses, and their build/test commands"
 EPILOG = (
     "Exit codes: 0 detected (an unrecognised tree is the 'unknown' stack, not an error); 2 usage error "
     "(no such directory, bad adapter table); 3 detected, but part of the tree or a manifest could not be "

@@ -16,8 +16,6 @@ from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.verbs.common import existing_file, print_json, table
 from evidence_gate.verbs.summary import collect_summaries
 
-NAME = "evidence"
-HELP = "is the claim 'the build passed' or 'the tests passed' backed by the log?"
 EPILOG = (
     "A non-zero exit code echoed into the log (EXIT_CODE=N) and a failure marker are decisive; where a parser "
     "read counts from the log, only the runner's own verdict lines are, not what its tests printed. For a test "

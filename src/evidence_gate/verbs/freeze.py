@@ -37,8 +37,6 @@ from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.verbs.common import print_json, table
 from evidence_gate.workspace import open_resolved, read_at_most
 
-NAME = "freeze"
-HELP = "prove test files red at HEAD and freeze them, so no later change edits them to reach green"
 EPILOG = (
     f"Writes {RECORD} (commit it). From then on a change to a frozen file fails the gate-integrity gate (RH-14). "
     "A file that does not load yet, on a name no file but the tests and docs holds, is red too. "

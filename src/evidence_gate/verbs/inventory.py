@@ -23,9 +23,7 @@ from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import print_json, table
 from evidence_gate.workspace import write_private_file, write_user_file
 
-NAME = "inventory"
 ARTIFACT_NAME = "evidence-gate-inventory.json"
-HELP = "every gate edit of a change (tests, CI, gate config, snapshots), the relaxing hunks tagged RH-1..RH-15"
 EPILOG = (
     "The first line is GATE_SUMMARY: listed (every gate edit), eligible (hunks that carry a tag or remove "
     "lines), inspected (shown below, at most --read-cap), unread (the rest), tagged counts, unmatched (listed "

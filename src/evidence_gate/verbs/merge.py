@@ -20,8 +20,6 @@ from evidence_gate.ledger.document import read_ledgers, to_document, write_ledge
 from evidence_gate.ledger.model import Verdict, merge
 from evidence_gate.verbs.common import existing_file, print_json
 
-NAME = "merge"
-HELP = "merge the ledgers of several jobs (a test matrix) into one"
 EPILOG = (
     "Exit codes: 0 the merged verdict is PASS; 1 BLOCKED or STAGNATION; 2 usage error (a ledger that does not "
     "validate, or ledgers that name different head commits or check names)."

@@ -28,8 +28,6 @@ from evidence_gate.render import render_job_summary
 from evidence_gate.settings import resolve
 from evidence_gate.verbs.common import existing_file, print_json
 
-NAME = "publish"
-HELP = "publish a ledger made elsewhere (the fork recipe's workflow_run step)"
 EPILOG = (
     "Needs GITHUB_REPOSITORY, GITHUB_API_URL and a token (INPUT_GITHUB-TOKEN or GITHUB_TOKEN). The check name "
     "comes from this job's configuration, never from the ledger. Exit codes: 0 published, and the check run's "

@@ -33,8 +33,6 @@ from evidence_gate.verbs.common import print_json, table
 from evidence_gate.verbs.quality_session import baseline_for, history, judged, report_path
 from evidence_gate.workspace import write_user_file
 
-NAME = "quality"
-HELP = "every numbered check, run here with the project's own tools -> the quality-gate report"
 EXIT_STAGNATION = 3
 START_LINE = "Running quality gate checks against baseline metrics."
 EXITS = {Verdict.PASS: EXIT_OK, Verdict.BLOCKED: EXIT_CHECK_FAILED, Verdict.STAGNATION: EXIT_STAGNATION}

@@ -30,8 +30,6 @@ from evidence_gate.token_guard import refuse_tokens_in_reach
 from evidence_gate.verbs.common import print_json, table
 from evidence_gate.workspace import write_user_file
 
-NAME = "run"
-HELP = "the whole pipeline: detect, changes, every check -> the ledger, the quality-gate report and the verdict"
 EPILOG = (
     "Settings come from these flags, then the action's INPUT_* environment, then .github/evidence-gate.yml "
     "(in a pull request's run, as the base commit has it). "

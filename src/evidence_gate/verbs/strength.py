@@ -24,8 +24,6 @@ from evidence_gate.strength.session import Options, Stack, judge_change
 from evidence_gate.strength.verdict import Judged
 from evidence_gate.verbs.common import print_json, table
 
-NAME = "strength"
-HELP = "does each changed test fail without the production change? (red, still-green, unjudged, not-run)"
 EPILOG = (
     "Runs every changed test twice (it belongs to unattended CI runs). Progress goes to standard error. "
     "Exit codes: 0 every changed test red; 1 a test is still-green; 4 anything else (unjudged, not-run, "

@@ -18,8 +18,6 @@ from evidence_gate.summary.weigh import weigh
 from evidence_gate.summary.xcresult_bundle import summarise_bundle
 from evidence_gate.verbs.common import SUMMARY_EXIT, existing_file, print_json, table
 
-NAME = "summary"
-HELP = "test counts read from what the runners printed: executed, passed, failed, skipped"
 EPILOG = (
     "The format is recognised from content whatever the file is called; --stack narrows the parsers to the "
     "stack's order, --parser names one. executed excludes skipped tests; errors count as failed, xfail as "
