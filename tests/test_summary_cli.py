@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from evidence_gate.verbs.xcresult_bundle import summarise_bundle
+
 from .conftest import CliResult
 
 LOGS = Path(__file__).parent / "fixtures" / "stack-logs"
@@ -105,6 +107,35 @@ def test_an_xcresult_bundle_without_xcrun_is_unparsed_with_the_reason(
     result = cli("summary", "--xcresult", bundle, "--json")
     assert result.code == 4
     assert "xcresulttool is not available on this machine" in json.loads(result.out)["reason"]
+
+
+def _fake_xcrun(tmp_path: Path, script: str) -> dict[str, str]:
+    """A PATH whose `xcrun` is a script: what `xcrun xcresulttool` prints on a Mac, played back."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    xcrun = tools / "xcrun"
+    xcrun.write_text("#!/bin/sh\n" + script, encoding="utf-8")
+    xcrun.chmod(0o755)
+    return {"PATH": f"{tools}:/usr/bin:/bin"}
+
+
+def test_an_xcresult_bundle_is_read_through_xcresulttool_when_the_machine_has_it(tmp_path: Path) -> None:
+    captured = LOGS / "xcresult" / "failure.summary.json"
+    environ = _fake_xcrun(tmp_path, f'[ "$1 $2 $3" = "xcresulttool get test-results" ] && cat "{captured}"\n')
+    bundle = tmp_path / "Tests.xcresult"
+    bundle.mkdir()
+    summary = summarise_bundle(bundle, environ)
+    assert (summary.parser, summary.source) == ("xcresult", str(bundle))
+    assert summary.counts is not None and summary.counts.failed > 0
+
+
+def test_xcresulttool_failing_is_unparsed_with_its_first_words(tmp_path: Path) -> None:
+    environ = _fake_xcrun(tmp_path, "echo 'Error: the bundle is from a newer Xcode' >&2\nexit 65\n")
+    bundle = tmp_path / "Tests.xcresult"
+    bundle.mkdir()
+    summary = summarise_bundle(bundle, environ)
+    assert summary.counts is None
+    assert summary.reason == "xcresulttool exited 65: Error: the bundle is from a newer Xcode"
 
 
 def test_xcresult_json_captured_on_a_mac_is_read(cli: Callable[..., CliResult]) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -65,9 +66,19 @@ class Effects:
         """A temporary work tree of `commit` (see `Git.worktree`), for a gate that runs code there."""
         return self.checkout().worktree(commit)
 
+    def scratch(self, prefix: str) -> contextlib.AbstractContextManager[Path]:
+        """A temporary directory of the run's own, removed with everything in it when the block ends."""
+        return _scratch(prefix)
+
     def checkout(self) -> Git:
         """The git checkout, for what cannot be done without one: without it, the error that says why."""
         return self.git if self.git is not None else Git(self.repo, self.environ)
+
+
+@contextlib.contextmanager
+def _scratch(prefix: str) -> Iterator[Path]:
+    with tempfile.TemporaryDirectory(prefix=prefix) as directory:
+        yield Path(directory)
 
 
 def effects_for(repo: Path, environ: Mapping[str, str], workspace: Workspace | None = None) -> Effects:

@@ -9,8 +9,6 @@ own) reads it in its own `gather` step, from the same effects (see `gates/gate.p
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -38,7 +36,7 @@ from evidence_gate.summary.excerpt import excerpt
 from evidence_gate.summary.node_ids import node_prefix
 from evidence_gate.summary.read import HEAD_BYTES, candidate_parsers, read_source
 from evidence_gate.summary.registry import document_format, document_parser
-from evidence_gate.workspace import Refused, Workspace, display, open_regular
+from evidence_gate.workspace import Refused, Workspace, display, is_regular_file, open_regular
 
 MAX_TEST_IDENTITIES = 200_000
 MAX_FAILED_TESTS = 1_000
@@ -136,10 +134,7 @@ class _CaseCollector:
 
     def _regular_file(self, relative: str) -> bool:
         """Whether the checkout holds this file itself (a symlink is not followed: only a name is asked)."""
-        try:
-            return stat.S_ISREG(os.lstat(self.top / relative).st_mode)
-        except OSError:
-            return False
+        return is_regular_file(self.top / relative)
 
     def _named(self, case: CaseResult) -> CaseResult:
         """A pytest case by its node id; a module pytest could not collect (its report names the

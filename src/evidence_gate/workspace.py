@@ -77,6 +77,14 @@ def open_regular(path: Path, shown: str | None = None) -> BinaryIO:
     return os.fdopen(descriptor, "rb")
 
 
+def is_regular_file(path: Path) -> bool:
+    """Whether `path` is a regular file itself: a symlink is not followed, only its name is asked."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 READ_PIECE_BYTES = 1024 * 1024
 
 

@@ -6,7 +6,6 @@ and the payload the report shows: the command, its output, its exit code, what i
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -239,12 +238,12 @@ def run_tool(
     *,
     errors_only: bool = False,
 ) -> ToolRun:
-    with tempfile.TemporaryDirectory(prefix="evidence-gate-check-") as scratch:
+    with effects.scratch("evidence-gate-check-") as scratch:
         captured = run_captured(
             effects,
             command,
             cwd,
-            Path(scratch) / "output.log",
+            scratch / "output.log",
             settings.command_timeout_seconds,
             {"PATH": path},
             errors_only=errors_only,

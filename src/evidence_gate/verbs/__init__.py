@@ -6,7 +6,9 @@ only when that verb runs."""
 VERBS: dict[str, str] = {
     "detect": "which toolchains (stacks) a repository uses, and their build/test commands",
     "changes": "what a change touched: files, their status and kind, and the added/removed lines",
-    "inventory": "every gate edit of a change (tests, CI, gate config, snapshots), the relaxing hunks tagged RH-1..RH-15",
+    "inventory": (
+        "every gate edit of a change (tests, CI, gate config, snapshots), the relaxing hunks tagged RH-1..RH-15"
+    ),
     "summary": "test counts read from what the runners printed: executed, passed, failed, skipped",
     "evidence": 'is the claim "the build passed" or "the tests passed" backed by the log?',
     "criteria": "per-criterion evidence: is each acceptance criterion proven by a named, passing test?",

@@ -15,8 +15,8 @@ from evidence_gate.model import TestSummary
 from evidence_gate.summary.read import candidate_parsers, read_source
 from evidence_gate.summary.registry import ALL_PARSERS
 from evidence_gate.summary.weigh import weigh
-from evidence_gate.summary.xcresult_bundle import summarise_bundle
 from evidence_gate.verbs.common import SUMMARY_EXIT, existing_file, print_json, table
+from evidence_gate.verbs.xcresult_bundle import summarise_bundle
 
 EPILOG = (
     "The format is recognised from content whatever the file is called; --stack narrows the parsers to the "
@@ -60,7 +60,7 @@ def collect_summaries(
             summaries.append(read_source(existing_file(name, environ), candidates))
     summaries.extend(read_source(existing_file(name, environ), ["junit"]) for name in junit)
     summaries.extend(read_source(existing_file(name, environ), ["xcresult"]) for name in xcresult_json)
-    summaries.extend(summarise_bundle(Path(name)) for name in xcresult)
+    summaries.extend(summarise_bundle(Path(name), environ) for name in xcresult)
     return summaries
 
 
