@@ -1,4 +1,6 @@
-"""Every git call the tool makes.
+"""What the tool asks of git: a checkout's configuration, commits, files and diffs, and worktrees of
+other commits. The calls that change a worktree's files are `worktree_edits`'s, and every call is
+started as `git_process` starts git.
 
 Paths come from `-z` output and are decoded with `surrogateescape`, so any byte sequence git can
 store (spaces, quotes, newlines, leading dashes, invalid UTF-8) survives the round trip. Git's
@@ -7,9 +9,8 @@ pins the options the parser relies on.
 
 A pull request controls the work tree, and a folder of it can hold a bare repository whose config
 names a command (`core.fsmonitor`, `core.worktree`, hooks). So git is started once in the directory
-the user gave, to find the top of the real checkout, and every call after that runs with `-C <top>`;
-implicitly discovered bare repositories are refused, fsmonitor and hooks are off, and no token is
-in git's environment.
+the user gave, to find the top of the real checkout, and every call after that runs with `-C <top>`
+(see `git_process`).
 """
 
 from __future__ import annotations
@@ -17,17 +18,16 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO
 
-from evidence_gate.child_env import scrubbed_environment
 from evidence_gate.errors import EvidenceGateError, GitError, UnsafeRepository, UsageError
+from evidence_gate.git_process import first_line, pathspec_batches
 from evidence_gate.patch import Held, RawEntry, Section, read_diff
 from evidence_gate.workspace import Refused, open_regular
+from evidence_gate.worktree_edits import WorktreeEdits
 
 WORKTREE = "worktree"
 
@@ -42,12 +42,7 @@ _DIFF_OPTIONS = (
     "--find-copies",
     "--no-abbrev",  # whole blob ids: a counted file is named by its blob
 )
-# Command-line configuration wins over every config file, the repository's included.
-_HARDENING = ("-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
-_CONFIG = ("-c", "core.quotePath=false", "-c", "diff.suppressBlankEmpty=false", "-c", "core.safecrlf=false")
 _SNAPSHOT_AUTHOR = (("NAME", "evidence-gate"), ("EMAIL", "evidence-gate@localhost"))
-# Pathspecs per `ls-files` call: far below the kernel's limit on one command line.
-_PATHSPEC_BYTES = 100_000
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +55,7 @@ class ConfigEntry:
     value: str | None  # None: a name set without `=` (true)
 
 
-class Git:
+class Git(WorktreeEdits):
     """A repository, run through the `git` executable with a fixed, predictable configuration."""
 
     def __init__(self, path: Path, environ: Mapping[str, str]) -> None:
@@ -68,9 +63,8 @@ class Git:
             raise UsageError("git is not installed or not on PATH")
         if not path.is_dir():
             raise UsageError(f"{path}: no such directory")
+        super().__init__(path, environ)
         self.path = path
-        self.top = path
-        self._environ = scrubbed_environment(environ)
         result = self._run(["rev-parse", "--show-toplevel"], check=False)
         if result.returncode != 0:
             if b"safe.bareRepository" in result.stderr:
@@ -78,64 +72,8 @@ class Git:
                     f"{path}: a bare repository in the work tree, refused (safe.bareRepository=explicit); give the"
                     " checkout's own directory"
                 )
-            raise GitError(f"{path}: not a git repository ({_first_line(result.stderr)})")
+            raise GitError(f"{path}: not a git repository ({first_line(result.stderr)})")
         self.top = Path(os.fsdecode(result.stdout.rstrip(b"\n")))
-
-    def _command(self, args: list[str], env: dict[str, str] | None = None) -> tuple[list[str], dict[str, str]]:
-        """The command line and environment of one run of git, hardened."""
-        full_env = {
-            **self._environ,
-            "LC_ALL": "C",
-            "GIT_TERMINAL_PROMPT": "0",
-            "GIT_OPTIONAL_LOCKS": "0",
-            "GIT_LITERAL_PATHSPECS": "1",  # a path is a path: no ':(glob)' magic from untrusted names
-        }
-        full_env.pop("GIT_DIR", None)
-        full_env.pop("GIT_WORK_TREE", None)
-        full_env.pop("GIT_INDEX_FILE", None)
-        full_env.update(env or {})
-        return ["git", *_HARDENING, *_CONFIG, "-C", os.fsdecode(self.top), *args], full_env
-
-    def _run(
-        self, args: list[str], *, check: bool = True, env: dict[str, str] | None = None, stdin: bytes | None = None
-    ) -> subprocess.CompletedProcess[bytes]:
-        command, full_env = self._command(args, env)
-        try:
-            result = subprocess.run(
-                command,
-                cwd=self.top,
-                capture_output=True,
-                env=full_env,
-                check=False,
-                input=stdin,
-            )
-        except OSError as error:
-            raise GitError(f"cannot run git ({error})") from error
-        if check and result.returncode != 0:
-            raise GitError(f"git {args[0]} failed: {_first_line(result.stderr)}")
-        return result
-
-    @contextlib.contextmanager
-    def _stream(self, args: list[str]) -> Iterator[IO[bytes]]:
-        """git's output as it writes it, for a reader that keeps less than all of it; git is stopped
-        if the reader gives up, and a failure is a GitError once the output is read."""
-        command, full_env = self._command(args)
-        with tempfile.TemporaryFile() as errors:
-            try:
-                process = subprocess.Popen(command, cwd=self.top, env=full_env, stdout=subprocess.PIPE, stderr=errors)
-            except OSError as error:
-                raise GitError(f"cannot run git ({error})") from error
-            assert process.stdout is not None  # noqa: S101 -- stdout=PIPE gives one; mypy cannot tell
-            with process:
-                try:
-                    yield process.stdout
-                except BaseException:
-                    process.kill()
-                    raise
-                process.stdout.read()  # what the reader left: git must finish writing to exit
-            if process.returncode != 0:
-                errors.seek(0)
-                raise GitError(f"git {args[0]} failed: {_first_line(errors.read())}")
 
     def config_entries(self) -> tuple[ConfigEntry, ...]:
         """Every setting git applies in this checkout, each with its scope and file: the system's,
@@ -317,7 +255,7 @@ class Git:
         wanted = set(relatives)
         folders = sorted({os.fspath(relative.parent) for relative in wanted})
         listed: set[Path] = set()
-        for batch in [[]] if "." in folders else _batches(folders):
+        for batch in [[]] if "." in folders else pathspec_batches(folders):
             output = self._run(["ls-files", "-z", "--", *batch]).stdout
             listed.update(Path(os.fsdecode(name)) for name in output.split(b"\0") if name)
         return wanted & listed
@@ -330,7 +268,7 @@ class Git:
             check=False,
         )
         if result.returncode not in (0, 1):
-            raise GitError(f"git grep failed: {_first_line(result.stderr)}")
+            raise GitError(f"git grep failed: {first_line(result.stderr)}")
         # `path NUL number NUL line LF`; a path may hold a newline, so read field by field.
         output = result.stdout
         found = []
@@ -358,7 +296,7 @@ class Git:
             check=False,
         )
         if result.returncode not in (0, 1):
-            raise GitError(f"git grep failed: {_first_line(result.stderr)}")
+            raise GitError(f"git grep failed: {first_line(result.stderr)}")
         return tuple(os.fsdecode(name) for name in result.stdout.split(b"\0") if name)
 
     def head_moved_at(self) -> float | None:
@@ -411,36 +349,6 @@ class Git:
         """Forget the work trees whose folders are gone (an interrupted run's)."""
         self._run(["worktree", "prune"], check=False)
 
-    def restore_paths(self, commit: str, paths: Iterable[str]) -> None:
-        """Make these paths of this work tree (and its index) what `commit` has."""
-        for batch in _batches(list(paths)):
-            if batch:
-                self._run(["checkout", "--no-overlay", commit, "--", *batch])
-
-    def write_file(self, relative: str, content: bytes, mode: str) -> None:
-        """Make the file at `relative` in this work tree (and its index) hold `content`. Git writes it,
-        as it writes a checkout: never through a symbolic link the work tree holds."""
-        blob = self._run(["hash-object", "-w", "--stdin"], stdin=content).stdout.decode().strip()
-        self._run(["update-index", "--add", "--cacheinfo", f"{mode},{blob},{relative}"])
-        self._run(["checkout-index", "--force", "--", relative])
-
-    def remove_paths(self, paths: Iterable[str]) -> None:
-        for batch in _batches(list(paths)):
-            if batch:
-                self._run(["rm", "-q", "-r", "-f", "--ignore-unmatch", "--", *batch])
-
-    def reset_to(self, commit: str) -> None:
-        """Tracked files as `commit` has them; untracked ones (installed dependencies) stay."""
-        self._run(["reset", "-q", "--hard", commit])
-
-    def tree_differs(self, commit: str, paths: Iterable[str]) -> bool:
-        """Whether this work tree's files at `paths` differ from `commit`'s (a path gone counts)."""
-        return any(
-            self._run(["diff", "--quiet", commit, "--", *batch], check=False).returncode == 1
-            for batch in _batches(list(paths))
-            if batch
-        )
-
     def snapshot(self) -> str:
         """A commit object of the working tree as it is now (see `worktree_tree`), its parent HEAD: no
         ref, index or file of the checkout changes."""
@@ -460,23 +368,6 @@ def open_repository(path: Path, environ: Mapping[str, str]) -> Git | None:
         raise
     except EvidenceGateError:
         return None
-
-
-def _batches(pathspecs: list[str]) -> list[list[str]]:
-    batches: list[list[str]] = [[]]
-    size = 0
-    for pathspec in pathspecs:
-        if batches[-1] and size + len(pathspec) > _PATHSPEC_BYTES:
-            batches.append([])
-            size = 0
-        batches[-1].append(pathspec)
-        size += len(pathspec) + 1
-    return batches
-
-
-def _first_line(stderr: bytes) -> str:
-    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-    return lines[0] if lines else "no message"
 
 
 def _branch_hint(rev: str) -> str:

@@ -14,7 +14,8 @@ import pytest
 from evidence_gate.model import Counts
 from evidence_gate.model import TestSummary as Summary
 from evidence_gate.summary.base import CaseResult
-from evidence_gate.summary.parsers.junit import MAX_DEPTH, scan_junit
+from evidence_gate.summary.junit_reader import MAX_DEPTH
+from evidence_gate.summary.parsers.junit import scan_junit
 from evidence_gate.summary.read import read_source
 
 

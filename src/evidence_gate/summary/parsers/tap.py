@@ -50,11 +50,11 @@ file it reports `ok` it shows no skipped test, and of any file no failing TODO t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import ClassVar
 
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import ZERO, LineFilter, LineParser, Reading, clip
+from evidence_gate.summary.prove_report import MAX_DIGITS, ProveReport
 
 _TEST = re.compile(r"^(not )?ok(?=\s|$)\s*(\d+)?(.*)$")
 _DIRECTIVE = re.compile(r"(?<!\\)#\s*(skip|todo\b)", re.IGNORECASE)
@@ -71,145 +71,17 @@ _PROVE_VERDICT = re.compile(r"^(?:ok\b|skipped:|Dubious, |Failed \d+/\d+ subtest
 _PROVE_FAILED = re.compile(r"^(?:Dubious, test returned |Failed \d+/\d+ subtests|No subtests run)")
 _PROVE_FILES = re.compile(r"^Files=(\d+), Tests=(\d+),")
 _PROVE_RESULT = re.compile(r"^Result: ([A-Z]+)$")
-# prove's `Test Summary Report`: an entry per file with a problem, then its lists and statuses.
-_REPORT_HEADING = "Test Summary Report"
-_REPORT_WSTAT = " (Wstat: "  # after the file's name and its padding
-_REPORT_ENTRY = re.compile(r"\(Wstat: .*? Tests: (\d+) Failed: (\d+)\)$")
-_REPORT_LIST = re.compile(r"^  (Failed tests?|TODO passed): +(.*)$")
-_REPORT_BROKEN = ("  Non-zero exit status: ", "  Non-zero wait status: ", "  Parse errors: ")
-_REPORT_MORE = " " * 16  # the next line of a wrapped list, or a further parse error
-_LESS_SKIPPED = re.compile(r"^\t\(less (\d+) skipped subtests?: \d+ okay\)$")
-_RANGE = re.compile(r"^(\d{1,15})(?:-(\d{1,15}))?$")  # a test number or a range; longer is no test's
-MAX_DIGITS = 15  # a count longer than this is no test run's
 
 # First characters of the lines read: indentation, `ok`, `not ok`, a plan, `Bail out!`, `TAP version`,
 # and prove's `Files=`, `Failed`, `Result:`, `Dubious`, `No subtests run`, `[12:00:00]`. prove's file
 # lines (`name .. `) can start with anything and are caught by their dots. The lines of prove's account
 # of failed files (`\t(less 2 skipped subtests: 3 okay)`, its summary report's `name (Wstat: ...`) are
-# `_ProveReport`'s, which sees every line first.
+# `ProveReport`'s, which sees every line first.
 _MAY_START = frozenset(" on1BTFRDN[")
 
 _PASSED = Counts(passed=1, failed=0, skipped=0)
 _FAILED = Counts(passed=0, failed=1, skipped=0)
 _SKIPPED = Counts(passed=0, failed=0, skipped=1)
-
-
-@dataclass
-class _ReportEntry:
-    """One file's entry in prove's `Test Summary Report`."""
-
-    name: str
-    tests: int  # `Tests: N`: the TAP test lines the file printed
-    failed: int  # `Failed: N`: its `not ok` tests, TODO tests left out
-    listed: int = 0  # the test numbers of its `Failed tests:` list
-    broken: bool = False  # a non-zero exit or wait status, or a parse error (a broken plan)
-    listing: bool = False  # the last line was its `Failed tests:` list, which a 16-space line continues
-
-
-class _ProveReport:
-    """What prove prints about failed files without -v: each `(less N skipped subtests: M okay)` line and the
-    entries of its `Test Summary Report`, added up over the files (and over several prove runs)."""
-
-    def __init__(self) -> None:
-        self.failed = 0  # `not ok` tests of all entries
-        self.errors = 0  # broken files without a `not ok` test: one failed test each
-        self.failing_tests = 0  # the tests of failed or broken files, whose skips prove shows
-        self.shown_skipped = 0
-        self.died = 0  # broken files that printed no test line
-        self.first_died = ""
-        self.unread: str | None = None
-        self._reading = False  # between `Test Summary Report` and `Files=`
-        self._entry: _ReportEntry | None = None
-
-    @property
-    def reading(self) -> bool:
-        """Between the report's heading and prove's `Files=` line, where every line may be the report's."""
-        return self._reading
-
-    def feed(self, line: str) -> bool:
-        """Whether the line was the report's (or a `(less ...)` line), so the TAP reader can pass it by."""
-        if line.startswith("\t(less "):
-            less = _LESS_SKIPPED.match(line)
-            if less:
-                self.shown_skipped += self._number(less.group(1), line)
-            return True
-        if line == _REPORT_HEADING:
-            self.close()
-            self._reading = True
-            return True
-        if not self._reading:
-            return False
-        if line.startswith("Files="):
-            self.close()
-            self._reading = False
-            return False
-        at = line.find(_REPORT_WSTAT)
-        entry = _REPORT_ENTRY.match(line, at + 1) if at > 0 else None
-        if entry:
-            self.close()
-            tests, failed = entry.groups()
-            self._entry = _ReportEntry(
-                name=clip(line[:at]), tests=self._number(tests, line), failed=self._number(failed, line)
-            )
-            return True
-        # Any other line passes on to the TAP reader: the report holds no line of a test's.
-        return line.startswith("  ") and self._entry_line(line)
-
-    def _entry_line(self, line: str) -> bool:
-        """Whether an indented line is one of the open entry's: a list, a status, or a list's next line."""
-        entry = self._entry
-        if entry is None:
-            return False
-        if line.startswith(_REPORT_MORE) and line.strip():
-            if entry.listing:
-                entry.listed += self._listed(line, entry)
-            return True  # a wrapped list's next line, or a further parse error
-        listed = _REPORT_LIST.match(line)
-        entry.listing = listed is not None and listed.group(1).startswith("Failed")
-        if entry.listing and listed is not None:
-            entry.listed += self._listed(listed.group(2), entry)
-            return True
-        if line.startswith(_REPORT_BROKEN):
-            entry.broken = True
-            return True
-        return listed is not None
-
-    def _listed(self, numbers: str, entry: _ReportEntry) -> int:
-        """How many test numbers a `Failed tests:` list (or its next line) names: `2, 5-7` names four."""
-        count = 0
-        for item in numbers.strip().split(", "):
-            match = _RANGE.match(item)
-            first, last = (int(match.group(1)), int(match.group(2) or match.group(1))) if match else (0, -1)
-            if last < first:  # not a number or a range, or a range that runs backwards
-                self.unread = self.unread or f"prove's failed test list for {entry.name} is not a list of tests"
-                return 0
-            count += last - first + 1
-            if entry.listed + count > entry.failed:
-                break  # more than the entry's count already: the mismatch is certain, the rest need not be read
-        return count
-
-    def _number(self, digits: str, line: str) -> int:
-        if len(digits) > MAX_DIGITS:
-            self.unread = self.unread or f"prove's output holds a count no test run has: {clip(line)}"
-            return 0
-        return int(digits)
-
-    def close(self) -> None:
-        """Ends the entry read last: a file with failed tests or a broken plan adds its counts."""
-        entry, self._entry = self._entry, None
-        if entry is None or not (entry.failed or entry.broken or entry.listed):
-            return  # no entry, or one for TODO tests that passed: a file prove reports `ok`
-        if entry.listed != entry.failed:
-            listed = "more" if entry.listed > entry.failed else str(entry.listed)
-            self.unread = self.unread or (
-                f"prove's summary report says {entry.name} failed {entry.failed} test(s) but lists {listed}"
-            )
-        if not entry.failed and not entry.tests:
-            self.died += 1
-            self.first_died = self.first_died or entry.name
-        self.failed += entry.failed
-        self.errors += 0 if entry.failed else 1
-        self.failing_tests += entry.tests
 
 
 class TapParser(LineParser):
@@ -240,7 +112,7 @@ class TapParser(LineParser):
         self._prove_files_shown = False  # prove printed a line per file (not -Q)
         self._skip_all_files = 0
         self._cmocka_skips = 0  # `not ok ... # SKIP` tests of cmocka groups, counted as skipped
-        self._report = _ProveReport()
+        self._report = ProveReport()
         self._unread: str | None = None
         self._yaml_indent: int | None = None
         self._last_test_indent = -1
@@ -481,7 +353,13 @@ class TapParser(LineParser):
         if self._bailed is not None:
             return self.reading(None, f"the run bailed out: {self._bailed} (the tests after it never ran)")
         if self._prove_tests is not None and not self._tap_tests:
-            return self._without_tap(self._prove_tests)
+            return self._report.without_tap(
+                self,
+                self._prove_tests,
+                result=self._prove_result,
+                skip_all_files=self._skip_all_files,
+                files_shown=self._prove_files_shown,
+            )
         if self._died_before_tests:
             more = f" (and {self._died_before_tests - 1} more)" if self._died_before_tests > 1 else ""
             return self.reading(None, f"a test file died before any of its tests ran: {self._first_died}{more}")
@@ -502,52 +380,6 @@ class TapParser(LineParser):
                 "lines): cmocka writes a skipped test so; counted as skipped, as cmocka counts it"
             )
         return self.reading(self._total, notes=tuple(notes))
-
-    def _without_tap(self, total: int) -> Reading:
-        """prove without -v: its `Tests=T` and its account of the failed files, which suffice for counts only
-        when a file failed (see the module's docstring)."""
-        report = self._report
-        if report.unread is not None:
-            return self.reading(None, report.unread)
-        if report.died:
-            more = f" (and {report.died - 1} more)" if report.died > 1 else ""
-            return self.reading(None, f"a test file died before any of its tests ran: {report.first_died}{more}")
-        failed = report.failed + report.errors
-        skipped = report.shown_skipped + self._skip_all_files
-        if not failed:
-            if self._prove_result == "FAIL":
-                return self.reading(None, "prove says `Result: FAIL` but its summary report names no failed file")
-            if not total:
-                return self.reading(Counts(passed=0, failed=0, skipped=skipped))
-            return self.reading(
-                None,
-                f"prove without -v prints no TAP: its `Tests={total}` counts passed, skipped and TODO tests "
-                "together, and it shows skipped tests only for files that failed (run `prove -v` for counts)",
-                no_count_printed=True,
-            )
-        if self._prove_result == "PASS":
-            return self.reading(None, "prove says `Result: PASS` but its summary report names failed files")
-        passed = total - report.failed - report.shown_skipped
-        if passed < 0 or report.failing_tests > total:
-            return self.reading(None, f"prove's account of its failed files counts more tests than its `Tests={total}`")
-        unseen = total - report.failing_tests if self._prove_files_shown else total
-        notes = [
-            f"prove without -v: `Tests={total}`, with {report.failed} failed test(s) from its summary report and "
-            f"{report.shown_skipped} skipped test(s) it shows"
-        ]
-        if report.errors:
-            notes.append(f"{report.errors} TAP stream(s) broke their plan or died: counted as 1 failed each")
-        if unseen:
-            where = "files it reports `ok`" if self._prove_files_shown else "files (prove -Q shows no file's)"
-            notes.append(
-                f"prove without -v shows no skipped test of the {where}: their {unseen} test(s) are counted as "
-                "passed, as prove counts them, though some may have been skipped (run `prove -v` to tell)"
-            )
-        notes.append(
-            "a failing TODO test (an expected failure, skipped with -v) is not shown without -v: any is counted "
-            "as passed, as prove counts it"
-        )
-        return self.reading(Counts(passed=passed, failed=failed, skipped=skipped), notes=tuple(notes))
 
 
 def _outcome(*, failed: bool, kind: str) -> Counts:
