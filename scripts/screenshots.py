@@ -26,7 +26,7 @@ from tests.render.first_screen import CASES, comment  # noqa: E402
 from tests.render.gfm import to_html  # noqa: E402
 from tests.test_demo import CHROMIUM_FLAGS  # noqa: E402
 
-from evidence_gate.demo import page_html  # noqa: E402  (after the path above, to run from a checkout)
+from evidence_gate.render.preview import page_html  # noqa: E402  (after the path above, to run from a checkout)
 
 
 def demo_comment(folder: Path) -> str:

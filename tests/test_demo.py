@@ -15,8 +15,8 @@ import lxml.html
 import pytest
 from lxml.html import HtmlElement
 
-from evidence_gate import demo
-from evidence_gate.render import render_comment
+from evidence_gate import demo, demo_example
+from evidence_gate.render import preview, render_comment
 from tests.render.checks import OURS
 from tests.render.gfm import to_html
 from tests.render.ledgers import hostile_ledger
@@ -223,7 +223,7 @@ def test_tests_that_did_not_run_stop_the_demo(
     cli: Callable[..., CliResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A runner that did not run the tests (pytest's exit 2: a collection error) is not a demo."""
-    monkeypatch.setitem(demo._HEAD_FILES, "tests/test_broken.py", "def (:\n")
+    monkeypatch.setitem(demo_example.HEAD_FILES, "tests/test_broken.py", "def (:\n")
     result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
     assert result.code == 2
     assert result.err.startswith("evidence-gate: error: pytest exited 2 on the example's tests, not 0 or 1: see ")
@@ -242,7 +242,7 @@ def test_keep_refuses_a_directory_that_holds_files(cli: Callable[..., CliResult]
 def test_the_preview_holds_no_html_but_the_templates_own() -> None:
     """Raw HTML is on in the preview's Markdown renderer for the templates' <details>; every hostile
     string the renderer escapes stays text there too."""
-    root = lxml.html.document_fromstring(demo.preview_html(render_comment(hostile_ledger()), "<b>title</b>"))
+    root = lxml.html.document_fromstring(preview.preview_html(render_comment(hostile_ledger()), "<b>title</b>"))
     tags = {str(element.tag) for element in root.xpath("//*")}
     assert tags <= OURS | PAGE, tags - OURS - PAGE
     markers = [node.text for node in root.xpath("//comment()")]
@@ -287,7 +287,7 @@ def test_chromium_shows_the_demos_first_screen_as_githubs_renderer_makes_it(
     assert result.code == 0, result.err
     (html,) = to_html(result.out)
     page = tmp_path / "gfm.html"
-    page.write_text(demo.page_html(html, "Evidence Gate demo"), encoding="utf-8")
+    page.write_text(preview.page_html(html, "Evidence Gate demo"), encoding="utf-8")
     profile = tmp_path / "chromium-profile"
     profile.mkdir()
     dumped = subprocess.run(

@@ -22,26 +22,24 @@ one self-contained file that works offline.
 
 from __future__ import annotations
 
-import html
 import importlib.util
 import os
 import shlex
-import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
-from evidence_gate.child_env import scrubbed_environment
+from evidence_gate.demo_example import BASE_DATE, BASE_FILES, HEAD_DATE, HEAD_FILES, PR_BODY
 from evidence_gate.effects import effects_for
 from evidence_gate.errors import EvidenceGateError, UsageError
 from evidence_gate.facts import RunInputs
 from evidence_gate.ledger.model import Ledger
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
+from evidence_gate.runner import run_command
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.table import AdapterTable
 from evidence_gate.workspace import Workspace
@@ -49,139 +47,8 @@ from evidence_gate.workspace import Workspace
 STORY = "SHOP-1"
 REPORTS = ("build/*.log", "build/*.xml", "build/*.json")
 TEST_TIMEOUT_SECONDS = 120
-# Fixed, so the example's commits (and the SHAs the comment shows) are the same on every machine.
-# Git's reflog takes the committer date too, so the run's start is this moment: reports written
-# now are fresh whatever the machine's clock says, as long as it is past 2024.
-_BASE_DATE = "2024-01-01T10:00:00+00:00"
-_HEAD_DATE = "2024-01-02T10:00:00+00:00"
-
-PR_BODY = """\
-Adds discount codes to the cart.
-
-Scope:
-- shop/
-- tests/
-
-## Acceptance criteria
-- [x] a discount code lowers the cart's total
-- [ ] an unknown discount code is refused with a message
-"""
-
-_BASE_FILES: dict[str, str] = {
-    "pyproject.toml": """\
-[project]
-name = "shop"
-version = "0.1.0"
-requires-python = ">=3.11"
-
-[tool.pytest.ini_options]
-testpaths = ["tests"]
-""",
-    ".gitignore": "build/\n__pycache__/\n",
-    # coverage.py records which test ran each line (a dynamic context per test function).
-    ".coveragerc": "[run]\nsource = shop\ndynamic_context = test_function\ndata_file = build/.coverage\n",
-    "shop/__init__.py": '"""A tiny shop: the example repository of `evidence-gate demo`."""\n',
-    "shop/cart.py": '''\
-"""A shopping cart: items and their prices, in cents."""
-
-
-class Cart:
-    def __init__(self) -> None:
-        self.items: dict[str, int] = {}
-
-    def add(self, name: str, price: int) -> None:
-        self.items[name] = price
-
-    def total(self) -> int:
-        return sum(self.items.values())
-''',
-    "tests/__init__.py": "",
-    "tests/test_cart.py": """\
-import unittest
-
-from shop.cart import Cart
-
-
-class CartTest(unittest.TestCase):
-    def test_add_puts_the_item_in_the_cart(self) -> None:
-        cart = Cart()
-        cart.add("apple", 120)
-        self.assertEqual(cart.items, {"apple": 120})
-
-    def test_the_total_is_the_sum_of_the_items(self) -> None:
-        cart = Cart()
-        cart.add("apple", 120)
-        cart.add("bread", 250)
-        self.assertEqual(cart.total(), 370)
-
-    def test_an_empty_cart_totals_zero(self) -> None:
-        self.assertEqual(Cart().total(), 0)
-""",
-}
-
-_HEAD_FILES: dict[str, str] = {
-    "shop/cart.py": '''\
-"""A shopping cart: items and their prices, in cents, and discount codes."""
-
-DISCOUNTS = {"SAVE5": 500}  # code -> cents off
-
-
-class Cart:
-    def __init__(self) -> None:
-        self.items: dict[str, int] = {}
-        self.discount = 0
-
-    def add(self, name: str, price: int) -> None:
-        self.items[name] = price
-
-    def apply_discount(self, code: str) -> None:
-        self.discount = DISCOUNTS[code]
-
-    def remove(self, name: str) -> None:
-        del self.items[name]
-
-    def total(self) -> int:
-        return sum(self.items.values()) - self.discount
-''',
-    # One more cart test, which passes with or without the discount code: the strength gate finds it still-green.
-    "tests/test_cart.py": _BASE_FILES["tests/test_cart.py"]
-    + """
-    def test_one_item_totals_its_price(self) -> None:
-        cart = Cart()
-        cart.add("apple", 120)
-        self.assertEqual(cart.total(), 120)
-""",
-    "tests/test_discount.py": '''\
-"""Discount codes. A test proves acceptance criterion n of story SHOP-1 when its name carries the
-tag [SHOP-1#n]. A `def` cannot hold brackets, so the tagged test gets its name with setattr below:
-unittest and pytest both name a test by the attribute it is stored under."""
-
-import unittest
-
-from shop.cart import Cart
-
-
-class DiscountTest(unittest.TestCase):
-    def lowers_the_total(self) -> None:
-        cart = Cart()
-        cart.add("apple", 1200)
-        cart.apply_discount("SAVE5")
-        self.assertEqual(cart.total(), 700)
-
-    def test_a_discount_never_makes_the_total_negative(self) -> None:
-        cart = Cart()
-        cart.add("apple", 120)
-        cart.apply_discount("SAVE5")
-        self.assertEqual(cart.total(), 0)
-
-    @unittest.skip("needs the payment provider's sandbox, which this machine cannot reach")
-    def test_checkout_charges_the_discounted_total(self) -> None:
-        raise AssertionError("not reached")
-
-
-setattr(DiscountTest, "test_a_discount_code_lowers_the_total[SHOP-1#1]", DiscountTest.lowers_the_total)
-''',
-}
+GIT_TIMEOUT_SECONDS = 60
+MAX_PRINTED_BYTES = 64 * 1024  # of what git or coverage.py printed: a SHA, or why it failed
 
 
 class DemoError(EvidenceGateError):
@@ -259,48 +126,66 @@ def strength_command(runner: Runner) -> str:
 
 
 def build_example(repo: Path, environ: Mapping[str, str]) -> PullRequest:
-    """The example repository: the base commit, then the pull request's head commit on top."""
+    """The example repository: the base commit, then the pull request's head commit on top. Git's
+    output goes to a folder of its own, outside the example, so no commit takes it in."""
     repo.mkdir(parents=True, exist_ok=True)
-    _git(environ, repo, _BASE_DATE, "init", "--quiet", "--initial-branch=main")
-    base = _commit(environ, repo, _BASE_DATE, "Add the cart", _BASE_FILES)
-    head = _commit(environ, repo, _HEAD_DATE, "Add discount codes", _HEAD_FILES)
+    with tempfile.TemporaryDirectory(prefix="evidence-gate-demo-git-") as scratch:
+        git = _ExampleGit(repo, Path(scratch) / "git.out", environ)
+        git.run(BASE_DATE, "init", "--quiet", "--initial-branch=main")
+        base = git.commit(BASE_DATE, "Add the cart", BASE_FILES)
+        head = git.commit(HEAD_DATE, "Add discount codes", HEAD_FILES)
     return PullRequest(number=1, base_sha=base, head_sha=head, body=PR_BODY)
 
 
-def _commit(environ: Mapping[str, str], repo: Path, date: str, message: str, files: dict[str, str]) -> str:
-    for relative, content in files.items():
-        path = repo / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
-    _git(environ, repo, date, "add", "--all")
-    _git(environ, repo, date, "commit", "--quiet", "--no-verify", "-m", message)
-    return _git(environ, repo, date, "rev-parse", "HEAD")
+@dataclass(frozen=True)
+class _ExampleGit:
+    """Git in the example, with no user or system configuration (no signing, hooks or identity
+    needed) and a fixed identity and date, started as every program is (runner.py)."""
+
+    repo: Path
+    output: Path
+    environ: Mapping[str, str]
+
+    def commit(self, date: str, message: str, files: dict[str, str]) -> str:
+        for relative, content in files.items():
+            path = self.repo / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
+        self.run(date, "add", "--all")
+        self.run(date, "commit", "--quiet", "--no-verify", "-m", message)
+        return self.run(date, "rev-parse", "HEAD")
+
+    def run(self, date: str, *args: str) -> str:
+        environ = {name: value for name, value in self.environ.items() if name not in _GIT_PLACES}
+        identity = {
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_AUTHOR_NAME": "Evidence Gate demo",
+            "GIT_AUTHOR_EMAIL": "demo@example.invalid",
+            "GIT_COMMITTER_NAME": "Evidence Gate demo",
+            "GIT_COMMITTER_EMAIL": "demo@example.invalid",
+            "GIT_AUTHOR_DATE": date,
+            "GIT_COMMITTER_DATE": date,
+        }
+        try:
+            ran = run_command(
+                ["git", *args], self.repo, self.output, GIT_TIMEOUT_SECONDS, environ=environ, extra=identity
+            )
+        except UsageError as error:
+            raise DemoError(f"{error.one_line()}; the demo builds its example with git") from error
+        printed = _printed(self.output)
+        if ran.exit_code != 0:
+            message = " ".join(printed.split()) or f"exit {ran.exit_code}"
+            raise DemoError(f"git {args[0]} failed in the example repository {self.repo}: {message}")
+        return printed.strip()
 
 
-def _git(environ: Mapping[str, str], repo: Path, date: str, *args: str) -> str:
-    """Git with no user or system configuration (no signing, hooks or identity needed) and a fixed
-    identity and date."""
-    env = {
-        **scrubbed_environment(environ),
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "Evidence Gate demo",
-        "GIT_AUTHOR_EMAIL": "demo@example.invalid",
-        "GIT_COMMITTER_NAME": "Evidence Gate demo",
-        "GIT_COMMITTER_EMAIL": "demo@example.invalid",
-        "GIT_AUTHOR_DATE": date,
-        "GIT_COMMITTER_DATE": date,
-    }
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(name, None)
-    try:
-        result = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, check=False)
-    except OSError as error:
-        raise DemoError(f"cannot run git ({error.strerror or error}); the demo builds its example with git") from error
-    if result.returncode != 0:
-        message = " ".join(result.stderr.decode("utf-8", "replace").split()) or f"exit {result.returncode}"
-        raise DemoError(f"git {args[0]} failed in the example repository {repo}: {message}")
-    return result.stdout.decode("utf-8", "replace").strip()
+_GIT_PLACES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")  # the caller's repository, never the example's
+
+
+def _printed(output: Path) -> str:
+    with output.open("rb") as handle:
+        return handle.read(MAX_PRINTED_BYTES).decode("utf-8", "replace")
 
 
 def run_tests(repo: Path, runner: Runner, environ: Mapping[str, str]) -> None:
@@ -317,97 +202,18 @@ def run_tests(repo: Path, runner: Runner, environ: Mapping[str, str]) -> None:
         command = [*measured, "pytest", "-rA", "-p", "no:cacheprovider", f"--junitxml={build / 'junit.xml'}"]
     else:
         command = [*measured, "unittest", "discover", "--verbose"]
-    env = scrubbed_environment(environ)
-    for name in ("PYTEST_ADDOPTS", "PYTHONSAFEPATH"):  # a user's options, or no cwd on sys.path, would change the run
-        env.pop(name, None)
-    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1")
-    try:
-        with log.open("wb") as sink:
-            completed = subprocess.run(
-                command,
-                cwd=repo,
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                env=env,
-                timeout=TEST_TIMEOUT_SECONDS,
-                check=False,
-            )
-    except subprocess.TimeoutExpired as error:
-        raise DemoError(f"the example's tests ran over {TEST_TIMEOUT_SECONDS} s; see {log}") from error
-    except OSError as error:
-        raise DemoError(f"cannot run {sys.executable} ({error.strerror or error})") from error
-    if completed.returncode not in (0, 1):
-        raise DemoError(f"{runner} exited {completed.returncode} on the example's tests, not 0 or 1: see {log}")
+    # A user's options, or no cwd on sys.path, would change the run.
+    environ = {name: value for name, value in environ.items() if name not in ("PYTEST_ADDOPTS", "PYTHONSAFEPATH")}
+    fixed = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    ran = run_command(command, repo, log, TEST_TIMEOUT_SECONDS, environ=environ, extra=fixed)
+    if ran.timed_out:
+        raise DemoError(f"the example's tests ran over {TEST_TIMEOUT_SECONDS} s; see {log}")
+    if ran.exit_code not in (0, 1):
+        raise DemoError(f"{runner} exited {ran.exit_code} on the example's tests, not 0 or 1: see {log}")
     report = [sys.executable, "-m", "coverage", "json", "--show-contexts", "-q", "-o", str(build / "coverage.json")]
-    written = subprocess.run(report, cwd=repo, env=env, capture_output=True, timeout=TEST_TIMEOUT_SECONDS, check=False)
-    if written.returncode != 0:
-        reason = " ".join(written.stderr.decode("utf-8", "replace").split())
-        raise DemoError(f"coverage.py could not write the example's coverage report: {reason}")
-
-
-# --- the preview ----------------------------------------------------------------------------------
-
-# GitHub's markdown body, in small: system fonts only, nothing loaded from anywhere.
-_STYLE = """\
-:root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #ffffff; --subtle: #f6f8fa;
-  --border: #d1d9e0; --code: rgba(129, 139, 152, 0.12); }
-@media (prefers-color-scheme: dark) {
-  :root { --fg: #f0f6fc; --muted: #9198a1; --bg: #0d1117; --subtle: #151b23; --border: #3d444d;
-    --code: rgba(101, 108, 118, 0.2); }
-}
-body { margin: 0; padding: 32px 16px; background: var(--bg); color: var(--fg);
-  font: 14px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif,
-  "Apple Color Emoji", "Segoe UI Emoji"; }
-.comment { max-width: 880px; margin: 0 auto; border: 1px solid var(--border); border-radius: 6px; }
-.comment > header { padding: 8px 16px; background: var(--subtle); border-bottom: 1px solid var(--border);
-  border-radius: 6px 6px 0 0; color: var(--muted); }
-.markdown-body { padding: 16px; overflow-wrap: break-word; }
-.markdown-body > :first-child { margin-top: 0; }
-.markdown-body > :last-child { margin-bottom: 0; }
-h1, h2, h3 { margin: 24px 0 16px; font-weight: 600; line-height: 1.25; }
-h3 { font-size: 1.25em; }
-p, ul, ol, table, pre, details { margin: 0 0 16px; }
-ul, ol { padding-left: 2em; }
-li + li { margin-top: 0.25em; }
-table { display: block; width: max-content; max-width: 100%; overflow: auto; border-collapse: collapse;
-  border-spacing: 0; }
-th, td { padding: 6px 13px; border: 1px solid var(--border); }
-th { font-weight: 600; }
-tr { background: var(--bg); border-top: 1px solid var(--border); }
-tr:nth-child(2n) { background: var(--subtle); }
-code, pre { font-family: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
-  font-size: 85%; }
-code { padding: 0.2em 0.4em; border-radius: 6px; background: var(--code); }
-pre { padding: 16px; overflow: auto; line-height: 1.45; border-radius: 6px; background: var(--subtle); }
-pre code { padding: 0; font-size: 100%; background: transparent; white-space: pre; }
-summary { cursor: pointer; }
-details[open] > summary { margin-bottom: 16px; }
-"""
-
-
-def preview_html(markdown: str, title: str) -> str:
-    """`markdown` as a page styled like a GitHub comment, self-contained and safe to open.
-
-    Raw HTML is on because the templates write `<details>` blocks and marker comments, as GitHub
-    keeps them; untrusted text in the Markdown is already escaped by evidence_gate.render (entities in text and
-    summaries, fenced code for logs), so the only HTML in it is the templates' own. The page's
-    Content-Security-Policy allows its inline style and nothing else, no script, no request: if
-    anything slipped through, it could neither run nor reach the network."""
-    renderer = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    return page_html(renderer.render(markdown), title)
-
-
-def page_html(body: str, title: str) -> str:
-    """Markdown already rendered to HTML (`body`) as the preview's page: GitHub's comment style, no
-    script and no request allowed."""
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{html.escape(title)}</title>\n<style>\n{_STYLE}</style>\n</head>\n<body>\n"
-        '<article class="comment">\n'
-        "<header>Preview of the pull-request comment, rendered as CommonMark with GitHub's tables</header>\n"
-        f'<div class="markdown-body">\n{body}</div>\n</article>\n</body>\n</html>\n'
-    )
+    with tempfile.TemporaryDirectory(prefix="evidence-gate-demo-coverage-") as scratch:
+        printed = Path(scratch) / "coverage.out"
+        written = run_command(report, repo, printed, TEST_TIMEOUT_SECONDS, environ=environ, extra=fixed)
+        if written.exit_code != 0:
+            reason = " ".join(_printed(printed).split())
+            raise DemoError(f"coverage.py could not write the example's coverage report: {reason}")

@@ -15,9 +15,9 @@ import lxml.html
 import pytest
 from lxml.html import HtmlElement
 
-from evidence_gate.demo import page_html
 from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.render import links_for, render_comment
+from evidence_gate.render.preview import page_html
 from tests.render.checks import check_structure, quality_markers, seen
 from tests.render.first_screen import CASES, HEAD, comment
 from tests.render.gfm import to_html

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from evidence_gate.demo import DemoRun, Runner, preview_html, run_demo
+from evidence_gate.demo import DemoRun, Runner, run_demo
 from evidence_gate.errors import EXIT_OK, UsageError
 from evidence_gate.ledger.document import to_document
 from evidence_gate.render import render_comment
+from evidence_gate.render.preview import preview_html
 from evidence_gate.verbs.common import print_json, table
 
 DEFAULT_PREVIEW = "evidence-gate-preview.html"
