@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
+from evidence_gate.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.model import Counts
 
 BASE = {"a" * 12: "passed", "b" * 12: "passed", "c" * 12: "failed", "d" * 12: "skipped"}

@@ -15,7 +15,7 @@ from typing import Any
 from evidence_gate.claims import ClaimFacts, ClaimVerdict, judge_claim
 from evidence_gate.facts import MAX_TEST_IDENTITIES, Facts
 from evidence_gate.gates.gate import DataType, Gate, shared_facts
-from evidence_gate.gates.kept_tests import KeptTestsFacts, evaluate_kept_tests
+from evidence_gate.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.ledger.digest import Digest
 from evidence_gate.ledger.model import Annotation, Excerpt, GateResult, GateVerdict
 from evidence_gate.markers import Claim
