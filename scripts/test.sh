@@ -42,4 +42,6 @@ if [ -n "$llvm_cov_pid" ] && ! wait "$llvm_cov_pid"; then
     echo "test.sh: installing cargo-llvm-cov failed" >&2
     exit 1
 fi
-python3 -m pytest "$@"
+# One worker a core (at most four: each may run a real toolchain), a test module on one worker
+# (`loadscope`), so the real tool run a module's tests share runs once.
+python3 -m pytest --numprocesses=auto --maxprocesses=4 --dist=loadscope "$@"
