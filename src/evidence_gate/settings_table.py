@@ -1,16 +1,18 @@
 """The settings table, settings.yaml (checked by settings.schema.json): one row per setting, from
-which settings.py takes its keys, defaults, parsing and the config file's schema, and against which
-tests check action.yml's inputs and docs/usage.md. The comment at the top of settings.yaml says what
-each column means."""
+which settings.py takes its keys, defaults, parsing and the config file's schema, and from which
+scripts/write-settings.py writes action.yml's inputs and docs/usage.md's inputs table. The comment at
+the top of settings.yaml says what each column means."""
 
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 import jsonschema
+import yaml
 
 from evidence_gate.documents import load_yaml, schema_message
 from evidence_gate.errors import ConfigError
@@ -82,3 +84,65 @@ def load_rows(data: bytes, source: str) -> tuple[Row, ...]:
 
 
 ROWS = load_rows(resources.files("evidence_gate").joinpath("settings.yaml").read_bytes(), "settings.yaml")
+
+ACTION_INPUTS = ("\ninputs:\n", "\noutputs:\n")  # action.yml's inputs lie between these
+USAGE_INPUTS = "| Input | Default | Description |\n| --- | --- | --- |\n"  # docs/usage.md's table starts so
+
+
+def input_default(row: Row) -> str:
+    """action.yml's default: the row's `input-default`, else its default as an input spells it."""
+    if row.input_default is not None:
+        return row.input_default
+    if row.default in (None, (), {}):
+        return ""
+    return str(row.default).lower() if isinstance(row.default, bool) else str(row.default)
+
+
+def action_inputs(rows: tuple[Row, ...] = ROWS) -> str:
+    """action.yml's `inputs:` block, from the rows that are inputs."""
+    blocks = []
+    for row in rows:
+        if row.input:
+            description = _scalar(row.description, "\n    description: ")
+            blocks.append(
+                f"  {row.key}:{description}\n    required: false\n    default: {_scalar(input_default(row))}\n"
+            )
+    return "".join(blocks)
+
+
+def _scalar(text: str, lead: str = "") -> str:
+    """`text` as YAML: plain when it reads back as itself, quoted when short, else folded (`>-`)."""
+    if len(lead) + len(text) > 116 and lead:
+        return lead.rstrip() + " >-\n" + "\n".join("      " + line for line in textwrap.wrap(text, 108))
+    if text and _reads_back(text):
+        return lead + text
+    return lead + (json.dumps(text) if lead else "'" + text.replace("'", "''") + "'")
+
+
+def _reads_back(text: str) -> bool:
+    try:
+        return bool(yaml.safe_load(f"k: {text}") == {"k": text})
+    except yaml.YAMLError:
+        return False
+
+
+def usage_inputs(rows: tuple[Row, ...] = ROWS) -> str:
+    """docs/usage.md's inputs table, from the rows that are inputs."""
+    lines = []
+    for row in rows:
+        if row.input:
+            default = f"`{input_default(row)}`" if input_default(row) else "(empty)"
+            lines.append(f"| `{row.key}` | {default} | {row.description.replace('|', chr(92) + '|')} |\n")
+    return USAGE_INPUTS + "".join(lines)
+
+
+def rewritten(action_yml: str, usage_md: str, rows: tuple[Row, ...] = ROWS) -> tuple[str, str]:
+    """action.yml and docs/usage.md with their inputs written from the table, the rest as they are."""
+    start = action_yml.index(ACTION_INPUTS[0]) + len(ACTION_INPUTS[0])
+    end = action_yml.index(ACTION_INPUTS[1], start) + 1
+    table = usage_md.index(USAGE_INPUTS)
+    after = usage_md.index("\n\n", table) + 1
+    return (
+        action_yml[:start] + action_inputs(rows) + action_yml[end:],
+        usage_md[:table] + usage_inputs(rows) + usage_md[after:],
+    )
