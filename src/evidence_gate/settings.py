@@ -17,18 +17,19 @@ applies once merged.
 
 from __future__ import annotations
 
-import json
+import functools
 import os
 import re
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jsonschema
 
+from evidence_gate import settings_table
 from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
 from evidence_gate.errors import ConfigError, UsageError
 from evidence_gate.ledger.quality_record import Stage
@@ -38,7 +39,6 @@ from evidence_gate.workspace import Refused, Workspace
 
 CONFIG_FILE = Path(".github") / "evidence-gate.yml"
 MAX_CONFIG_BYTES = 64 * 1024  # a config is a few lines; this is far more than any needs
-DEFAULT_CHECK_NAME = "Evidence Gate"
 
 
 class CommentMode(StrEnum):
@@ -60,92 +60,74 @@ class FailOn(StrEnum):
     NEVER = "never"  # report only: the check run is neutral unless PASS
 
 
-KEYS = (
-    "reports",
-    "base",
-    "head",
-    "stack",
-    "story",
-    "check-name",
-    "comment-mode",
-    "fail-on",
-    "templates-dir",
-    "ledger-out",
-    "api-wait-seconds",
-    "check-run",
-    "pr-body",
-    "job-summary",
-    "gates-off",
-    "fail-on-tags",
-    "strength-command",
-    "strength-timeout-ms",
-    "strength-jobs",
-    "strength-shard",
-    "strength-install",
-    "coverage-minimum",
-    "coverage-target",
-    "coverage-min-changed-lines",
-    "coverage-fail-on",
-    "coverage-value-weighting",
-    "stage",
-    "baseline",
-    "scope",
-    "smoke",
-    "type-check-command",
-    "lint-command",
-    "test-command",
-    "logs",
-    "command-timeout-seconds",
-)
-SWITCHES = ("check-run", "pr-body", "job-summary")  # each publishing surface can be switched off on its own
-LIST_KEYS = ("reports", "gates-off", "fail-on-tags", "scope")  # an input of one item a line
-LINE_KEYS = ("smoke",)  # an input of one command a line (commas are the commands' own)
-MAP_KEYS = ("logs",)  # an input of one `key: value` a line
-LOG_CHECKS = ("type-check", "lint", "smoke")
+ROWS = settings_table.ROWS
+ROW = {row.key: row for row in ROWS}
+KEYS = tuple(row.key for row in ROWS if row.config)  # what the config file and `INPUT_*` may set
+DEFAULTS: dict[str, Any] = {row.key: row.default for row in ROWS if row.in_settings}
+DEFAULT_CHECK_NAME: str = DEFAULTS["check-name"]
+LOG_CHECKS: tuple[str, ...] = tuple(ROW["logs"].schema["propertyNames"]["enum"])
+
+
+def config_schema(rows: tuple[settings_table.Row, ...] = ROWS) -> dict[str, Any]:
+    """The JSON Schema that checks `.github/evidence-gate.yml`: each row the config file may set."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Evidence Gate repository configuration (.github/evidence-gate.yml)",
+        "description": "In a pull request this file is read as the base commit has it; "
+        "the pull request's own change applies once merged.",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {row.key: {"description": row.description} | row.schema for row in rows if row.config},
+    }
+
+
 GATES_OFF_BY = "by the configuration (`gates-off`)"
 
 
 @dataclass(frozen=True, kw_only=True)
 class Settings:
+    """One field per row of settings.yaml that is a setting (named after its key, its default the
+    row's), and the few the run derives from them."""
+
     repo: Path
-    reports: tuple[str, ...] = ()
+    reports: tuple[str, ...] = DEFAULTS["reports"]
     reports_may_leave: bool = False  # the globs are the user's (a flag, the action's input), not the config file's
-    base: str | None = None
-    head: str | None = None
-    stack: str | None = None
-    story: str | None = None
+    base: str | None = DEFAULTS["base"]
+    head: str | None = DEFAULTS["head"]
+    stack: str | None = DEFAULTS["stack"]
+    story: str | None = DEFAULTS["story"]
     check_name: str = DEFAULT_CHECK_NAME
-    comment_mode: CommentMode = CommentMode.ALWAYS
-    fail_on: FailOn = FailOn.STAGNATION
-    templates_dir: Path | None = None
-    ledger_out: Path | None = None
-    api_wait_seconds: int = 60  # the most a run waits on GitHub's API, retries and timeouts included
-    check_run: bool = True
-    pr_body: bool = True
-    job_summary: bool = True
-    gates_off: tuple[str, ...] = ()  # gate ids switched off: each is shown as off, never silently absent
+    comment_mode: CommentMode = field(default=CommentMode(DEFAULTS["comment-mode"]))
+    fail_on: FailOn = field(default=FailOn(DEFAULTS["fail-on"]))
+    templates_dir: Path | None = DEFAULTS["templates-dir"]
+    ledger_out: Path | None = DEFAULTS["ledger-out"]
+    api_wait_seconds: int = DEFAULTS["api-wait-seconds"]  # the most a run waits on GitHub's API, retries included
+    check_run: bool = DEFAULTS["check-run"]
+    pr_body: bool = DEFAULTS["pr-body"]
+    job_summary: bool = DEFAULTS["job-summary"]
+    gates_off: tuple[str, ...] = DEFAULTS["gates-off"]  # gate ids switched off: each is shown as off
     gates_off_by: str = GATES_OFF_BY  # who switched them off, as each one's headline says it
-    fail_on_tags: tuple[str, ...] = ()  # gate-integrity tags (RH-n) that fail the gate, not only ask for review
-    strength_command: str | None = None  # one test file's shell command, {file} {dir} {stem}; else the stack's
-    strength_timeout_ms: int = 600_000  # per run of one test file
-    strength_jobs: int = 1  # worktrees run side by side
-    strength_shard: str | None = None  # `I/N`: this job judges the I-th of N stable parts of the changed tests
-    strength_install: str | None = None  # a shell command run once in each worktree before its tests (`npm ci`)
-    coverage_minimum: int = 60  # percent: below it the change is critically under-tested
-    coverage_target: int = 80  # percent: at or above it the coverage gate passes outright
-    coverage_min_changed_lines: int = 0  # fewer executable changed lines: the coverage gate only informs
-    coverage_fail_on: CoverageFailOn = CoverageFailOn.MINIMUM
-    coverage_value_weighting: bool = True  # count only lines run by tests strength found able to fail
-    stage: Stage = Stage.PRE_PR
-    baseline: str | None = None  # a baseline file, relative to the repository, or `base`
-    scope: tuple[str, ...] = ()  # globs of the files the change may touch (check 5)
-    smoke: tuple[str, ...] = ()  # smoke-test commands (check 8)
-    type_check_command: str | None = None
-    lint_command: str | None = None
-    test_command: str | None = None
+    fail_on_tags: tuple[str, ...] = DEFAULTS["fail-on-tags"]  # gate-integrity tags (RH-n) that fail the gate
+    strength_command: str | None = DEFAULTS["strength-command"]  # one test file's command; else the stack's
+    strength_timeout_ms: int = DEFAULTS["strength-timeout-ms"]  # per run of one test file
+    strength_jobs: int = DEFAULTS["strength-jobs"]  # worktrees run side by side
+    strength_shard: str | None = DEFAULTS["strength-shard"]  # `I/N`: the I-th of N stable parts of the tests
+    strength_install: str | None = DEFAULTS["strength-install"]  # run once in each worktree before its tests
+    coverage_minimum: int = DEFAULTS["coverage-minimum"]  # percent: below it the change is critically under-tested
+    coverage_target: int = DEFAULTS["coverage-target"]  # percent: at or above it the coverage gate passes
+    coverage_min_changed_lines: int = DEFAULTS["coverage-min-changed-lines"]  # fewer: the gate only informs
+    coverage_fail_on: CoverageFailOn = field(default=CoverageFailOn(DEFAULTS["coverage-fail-on"]))
+    coverage_value_weighting: bool = DEFAULTS["coverage-value-weighting"]  # only lines run by tests able to fail
+    stage: Stage = field(default=Stage(DEFAULTS["stage"]))
+    baseline: str | None = DEFAULTS["baseline"]  # a baseline file, relative to the repository, or `base`
+    scope: tuple[str, ...] = DEFAULTS["scope"]  # globs of the files the change may touch (check 5)
+    smoke: tuple[str, ...] = DEFAULTS["smoke"]  # smoke-test commands (check 8)
+    type_check_command: str | None = DEFAULTS["type-check-command"]
+    lint_command: str | None = DEFAULTS["lint-command"]
+    test_command: str | None = DEFAULTS["test-command"]
     logs: Mapping[str, str] = field(default_factory=dict)  # check -> glob of the log a step wrote
-    command_timeout_seconds: int = 900
-    github_token: str = field(default="", repr=False)  # never printed, not even in a crash report
+    command_timeout_seconds: int = DEFAULTS["command-timeout-seconds"]
+    github_token: str = field(default=DEFAULTS["github-token"], repr=False)  # never printed, not even in a crash report
     notes: tuple[str, ...] = ()  # what the run says about where its settings came from
 
 
@@ -162,20 +144,20 @@ def inputs_from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     """The action's inputs: GitHub passes `INPUT_<NAME>` with the name upper-cased and hyphens kept
     (`INPUT_CHECK-NAME`); an empty value is an input left at its default."""
     found: dict[str, Any] = {}
-    for key in KEYS:
-        value = environ.get(f"INPUT_{key.upper()}", "").strip()
-        if not value:
+    for row in ROWS:
+        value = environ.get(f"INPUT_{row.key.upper()}", "").strip()
+        if not row.config or not value:
             continue
-        if key in LIST_KEYS:
-            found[key] = _lines(value)
-        elif key in LINE_KEYS:
-            found[key] = [
+        if row.kind == "list":
+            found[row.key] = _lines(value)
+        elif row.kind == "lines":
+            found[row.key] = [
                 line.strip() for line in value.splitlines() if line.strip() and not line.lstrip().startswith("#")
             ]
-        elif key in MAP_KEYS:
-            found[key] = _pairs(key, value)
+        elif row.kind == "map":
+            found[row.key] = _pairs(row.key, value)
         else:
-            found[key] = value
+            found[row.key] = value
     return found
 
 
@@ -219,8 +201,9 @@ def parse_config(data: bytes, source: str) -> dict[str, Any]:
         raise ConfigError(f"{source}: the config is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it")
     document = load_yaml(data, source, ConfigError)
     document = {} if document is None else document
-    schema = json.loads(resources.files("evidence_gate.schemas").joinpath("config.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    errors = sorted(
+        jsonschema.Draft202012Validator(config_schema()).iter_errors(document), key=lambda e: list(e.absolute_path)
+    )
     if errors:
         first = errors[0]
         key = "/".join(str(part) for part in first.absolute_path)
@@ -253,71 +236,53 @@ def resolve(
     given.update({key: value for key, value in flags.items() if value not in (None, [], ())})
     merged.update(from_file)
     merged.update(given)
-    try:
-        comment_mode = CommentMode(merged.get("comment-mode", CommentMode.ALWAYS))
-        fail_on = FailOn(merged.get("fail-on", FailOn.STAGNATION))
-        coverage_fail_on = CoverageFailOn(merged.get("coverage-fail-on", CoverageFailOn.MINIMUM))
-        stage = Stage(merged.get("stage", Stage.PRE_PR))
-    except ValueError as error:
-        raise UsageError(str(error)) from error
-    api_wait = str(merged.get("api-wait-seconds", 60)).strip()
-    if not re.fullmatch("[0-9]{1,4}", api_wait) or not 1 <= int(api_wait) <= 3600:
-        raise UsageError(f"api-wait-seconds: {api_wait[:20]!r} is not a whole number of seconds from 1 to 3600")
-    check_run, pr_body, job_summary = (_switch(key, merged.get(key, True)) for key in SWITCHES)
-    minimum = _whole("coverage-minimum", merged.get("coverage-minimum", 60), 0, 100)
-    target = _whole("coverage-target", merged.get("coverage-target", 80), 0, 100)
-    if target < minimum:
-        raise UsageError(f"coverage-target ({target}) is below coverage-minimum ({minimum})")
+    plain = {row.name: _parsed(row, merged[row.key]) for row in ROWS if not row.own and row.key in merged}
     templates = merged.get("templates-dir")
     ledger_out = merged.get("ledger-out")
-    return Settings(
+    settings = Settings(
         repo=repo,
-        reports=tuple(merged.get("reports", ())),
+        **plain,
         reports_may_leave="reports" in given,
-        base=merged.get("base"),
-        head=merged.get("head"),
-        stack=merged.get("stack"),
-        story=merged.get("story"),
-        check_name=merged.get("check-name", DEFAULT_CHECK_NAME),
-        comment_mode=comment_mode,
-        fail_on=fail_on,
         templates_dir=(repo / templates) if templates else None,
         ledger_out=(ledger_base or repo) / ledger_out if ledger_out else None,
-        api_wait_seconds=int(api_wait),
-        check_run=check_run,
-        pr_body=pr_body,
-        job_summary=job_summary,
         gates_off=tuple(dict.fromkeys(merged.get("gates-off", ()))),
         gates_off_by=_gates_off_by(flags, inputs, config, base),
         fail_on_tags=_tags(merged.get("fail-on-tags", ())),
         strength_command=_strength_command(merged.get("strength-command")),
-        strength_timeout_ms=_whole(
-            "strength-timeout-ms", merged.get("strength-timeout-ms", 600_000), 1_000, 86_400_000
-        ),
-        strength_jobs=_whole("strength-jobs", merged.get("strength-jobs", 1), 1, 64),
         strength_shard=parse_shard(str(merged["strength-shard"])).text if merged.get("strength-shard") else None,
-        strength_install=str(merged["strength-install"]) if merged.get("strength-install") else None,
-        coverage_minimum=minimum,
-        coverage_target=target,
-        coverage_min_changed_lines=_whole(
-            "coverage-min-changed-lines", merged.get("coverage-min-changed-lines", 0), 0, 1_000_000
-        ),
-        coverage_fail_on=coverage_fail_on,
-        coverage_value_weighting=_switch("coverage-value-weighting", merged.get("coverage-value-weighting", True)),
-        stage=stage,
-        baseline=str(merged["baseline"]) if merged.get("baseline") else None,
-        scope=tuple(merged.get("scope", ())),
-        smoke=tuple(merged.get("smoke", ())),
-        type_check_command=merged.get("type-check-command"),
-        lint_command=merged.get("lint-command"),
-        test_command=merged.get("test-command"),
         logs=_logs(merged.get("logs", {})),
-        command_timeout_seconds=_whole(
-            "command-timeout-seconds", merged.get("command-timeout-seconds", 900), 1, 86_400
-        ),
         github_token=environ.get("INPUT_GITHUB-TOKEN", "") or environ.get("GITHUB_TOKEN", ""),
         notes=notes,
     )
+    if settings.coverage_target < settings.coverage_minimum:
+        raise UsageError(
+            f"coverage-target ({settings.coverage_target}) is below coverage-minimum ({settings.coverage_minimum})"
+        )
+    return settings
+
+
+def _parsed(row: settings_table.Row, value: Any) -> Any:
+    """A plain setting's value, read as its row's type says: from a flag, an input (a string) or the
+    config file (checked by the schema)."""
+    if row.kind == "whole":
+        return _whole(row.key, value, row.schema["minimum"], row.schema["maximum"], row.unit)
+    if row.kind == "switch":
+        return _switch(row.key, value)
+    if row.kind == "choice":
+        try:
+            return _field_types()[row.name](value)  # the field's StrEnum
+        except ValueError as error:
+            raise UsageError(str(error)) from error
+    if row.kind in {"list", "lines"}:
+        return tuple(str(item) for item in value)
+    if row.kind == "map":
+        return {str(name): str(item) for name, item in value.items()}
+    return str(value) if value not in (None, "") else row.default
+
+
+@functools.cache
+def _field_types() -> dict[str, Any]:
+    return typing.get_type_hints(Settings)
 
 
 def _gates_off_by(
@@ -355,11 +320,17 @@ def _logs(value: Mapping[str, str]) -> dict[str, str]:
     return {name: str(glob) for name, glob in value.items()}
 
 
-def _whole(key: str, value: object, least: int, most: int) -> int:
+def _whole(key: str, value: object, least: int, most: int, unit: str = "") -> int:
     text = str(value).strip()
     if not re.fullmatch("[0-9]{1,9}", text) or not least <= int(text) <= most:
-        raise UsageError(f"{key}: {text[:20]!r} is not a whole number from {least:,} to {most:,}")
+        number = f"a whole number of {unit}" if unit else "a whole number"
+        raise UsageError(f"{key}: {text[:20]!r} is not {number} from {_figure(least)} to {_figure(most)}")
     return int(text)
+
+
+def _figure(number: int) -> str:
+    """A bound as the messages write it: 3600, 86,400."""
+    return f"{number:,}" if number >= 10_000 else str(number)
 
 
 def _strength_command(value: object) -> str | None:

@@ -1,6 +1,6 @@
 """The repository's config file fuzzed (`.github/evidence-gate.yml`, `settings.parse_config` and
-`settings.resolve`): YAML shaped by `config.schema.json` (each key's own kind of value, or another),
-mutated, and garbage.
+`settings.resolve`): YAML shaped by the config file's schema (`settings.config_schema`, derived from
+settings.yaml: each key's own kind of value, or another), mutated, and garbage.
 
 A config is settings or a one-line `ConfigError`/`UsageError`, never a traceback; what
 `parse_config` returns validates against the schema (nothing of an invalid file is taken as a
@@ -8,8 +8,6 @@ setting); and random bytes are never read as settings other than none at all."""
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +18,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evidence_gate.errors import ConfigError, EvidenceGateError
-from evidence_gate.settings import KEYS, parse_config, resolve
+from evidence_gate.settings import KEYS, config_schema, parse_config, resolve
 
 from .inputs import garbage, json_values, mutated, random_bytes, random_text
 
 pytestmark = pytest.mark.fuzz
 
-SCHEMA: dict[str, Any] = json.loads(
-    resources.files("evidence_gate.schemas").joinpath("config.schema.json").read_text("utf-8")
-)
+SCHEMA: dict[str, Any] = config_schema()
 HOSTILE_STRINGS = [
     "../../etc/passwd",
     "/etc/passwd",
