@@ -92,7 +92,8 @@ def test_the_verbs_flags_are_the_tables(verb: Any) -> None:
     parser = argparse.ArgumentParser()
     verb.configure(parser)
     options = {option.removeprefix("--") for action in parser._actions for option in action.option_strings}
-    assert options & {row.key for row in ROWS} == {row.key for row in ROWS if verb.NAME in row.flags}
+    name = verb.__name__.rpartition(".")[2]
+    assert options & {row.key for row in ROWS} == {row.key for row in ROWS if name in row.flags}
     if verb is run:
         given = set(run.flags(parser.parse_args([])))
         assert given == {row.key for row in ROWS if "run" in row.flags} - {"config"}
