@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from evidence_gate.errors import ConfigError
-from evidence_gate.settings import KEYS, ROWS, Settings, config_schema, inputs_from_environment
-from evidence_gate.settings_table import input_default, load_rows, rewritten
+from evidence_gate.settings import KEYS, ROWS, Settings, config_schema, inputs_from_environment, resolve
+from evidence_gate.settings_table import input_default, load_rows, rewritten, spelled_default
 from evidence_gate.verbs import quality, run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,8 +47,10 @@ def test_docs_usage_lists_the_tables_inputs_in_its_order() -> None:
     lines = (ROOT / "docs" / "usage.md").read_text("utf-8").splitlines()
     start = lines.index(INPUTS_HEADER) + 2
     end = next(n for n in range(start, len(lines)) if not lines[n].startswith("|"))
+    # The Default cell names what an input left empty comes to: the setting's default.
+    shown = {row.key: input_default(row) or spelled_default(row) for row in ROWS}
     expected = [
-        f"| `{row.key}` | {f'`{input_default(row)}`' if input_default(row) else '(empty)'} | {row.description} |"
+        f"| `{row.key}` | {f'`{shown[row.key]}`' if shown[row.key] else '(empty)'} | {row.description} |"
         for row in ROWS
         if row.input
     ]
@@ -157,3 +159,44 @@ def test_a_new_row_is_a_key_of_the_config_files_schema_with_its_types_rule() -> 
 def test_a_bad_row_is_an_error_naming_it(row: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_rows(TABLE.read_bytes() + row.encode(), "settings.yaml")
+
+
+def _as_github_passes_them() -> dict[str, str]:
+    """The environment GitHub gives a Docker action: every input, an unset one at its action.yml
+    default, as INPUT_<NAME>."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text("utf-8"))
+    return {f"INPUT_{name.upper()}": str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+
+
+def test_no_input_the_config_file_may_set_has_a_default_in_action_yml() -> None:
+    """A default there reaches the run as a set input and would outvote the config file."""
+    environ = _as_github_passes_them()
+    assert [row.key for row in ROWS if row.input and row.config and environ[f"INPUT_{row.key.upper()}"]] == []
+
+
+def test_the_config_file_applies_in_the_action_whose_inputs_github_passes_at_their_defaults(tmp_path: Path) -> None:
+    config = tmp_path / ".github" / "evidence-gate.yml"
+    config.parent.mkdir()
+    config.write_text(
+        "comment-mode: failures\ncheck-name: Gate\ncheck-run: false\npr-body: false\njob-summary: false\n"
+        "fail-on: never\napi-wait-seconds: 5\ncoverage-minimum: 10\ncoverage-target: 20\n"
+        "coverage-fail-on: never\ncoverage-value-weighting: false\n",
+        encoding="utf-8",
+    )
+    settings = resolve(tmp_path, {}, _as_github_passes_them(), None)
+    assert (settings.comment_mode, settings.check_name, settings.check_run, settings.pr_body) == (
+        "failures",
+        "Gate",
+        False,
+        False,
+    )
+    assert (settings.job_summary, settings.fail_on, settings.api_wait_seconds) == (False, "never", 5)
+    assert (settings.coverage_minimum, settings.coverage_target, settings.coverage_fail_on) == (10, 20, "never")
+    assert settings.coverage_value_weighting is False
+
+
+def test_without_a_config_file_the_action_runs_with_the_tables_defaults(tmp_path: Path) -> None:
+    settings = resolve(tmp_path, {}, _as_github_passes_them(), None)
+    for row in ROWS:
+        if row.input and row.config and not row.own and row.default is not None:
+            assert getattr(settings, row.name) == row.default, row.key

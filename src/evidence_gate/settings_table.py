@@ -90,9 +90,16 @@ USAGE_INPUTS = "| Input | Default | Description |\n| --- | --- | --- |\n"  # doc
 
 
 def input_default(row: Row) -> str:
-    """action.yml's default: the row's `input-default`, else its default as an input spells it."""
+    """action.yml's default: the row's `input-default`, else empty for a setting the config file may
+    set (GitHub hands a Docker action every input, an unset one at its default, as `INPUT_<NAME>`:
+    a default there would outvote the config file), else its default as an input spells it."""
     if row.input_default is not None:
         return row.input_default
+    return "" if row.config else spelled_default(row)
+
+
+def spelled_default(row: Row) -> str:
+    """The setting's default as an input spells it: `true`, `60`, `always`; empty for none."""
     if row.default in (None, (), {}):
         return ""
     return str(row.default).lower() if isinstance(row.default, bool) else str(row.default)
@@ -131,7 +138,8 @@ def usage_inputs(rows: tuple[Row, ...] = ROWS) -> str:
     lines = []
     for row in rows:
         if row.input:
-            default = f"`{input_default(row)}`" if input_default(row) else "(empty)"
+            shown = input_default(row) or spelled_default(row)
+            default = f"`{shown}`" if shown else "(empty)"
             lines.append(f"| `{row.key}` | {default} | {row.description.replace('|', chr(92) + '|')} |\n")
     return USAGE_INPUTS + "".join(lines)
 
