@@ -21,6 +21,17 @@ from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.table import default_table
+from tests.tools import MARK_HELP, check_marks
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARK_HELP)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test whose `needs` mark names a missing tool is skipped, or fails in CI, before its fixtures run."""
+    check_marks(item)
 
 
 def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:

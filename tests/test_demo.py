@@ -5,8 +5,6 @@ read with lxml and as headless Chromium builds it."""
 from __future__ import annotations
 
 import importlib.util
-import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +18,7 @@ from evidence_gate.render import render_comment
 from tests.render.checks import OURS
 from tests.render.gfm import to_html
 from tests.render.ledgers import hostile_ledger
+from tests.tools import require_tool
 
 from .conftest import CliResult, git
 
@@ -252,13 +251,7 @@ def test_the_preview_holds_no_html_but_the_templates_own() -> None:
 
 
 def chromium() -> str:
-    found = shutil.which("chromium")
-    if found is None:
-        message = "headless Chromium is not installed (Debian's `chromium` package, /usr/bin/chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{message}: CI installs it, see .ci/run")
-        pytest.skip(f"{message}; CI installs it and runs this test")
-    return found
+    return require_tool("chromium", hint="headless Chromium: Debian's `chromium` package, which .ci/run installs")
 
 
 def test_chromium_renders_the_preview(cli: Callable[..., CliResult], tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -14,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.tools import needs, needs_tools
 
 from ..conftest import CliResult, Repo
 
@@ -175,7 +176,7 @@ def test_without_contexts_or_strength_value_weighting_is_unavailable_and_said(
     assert failing.code == 1
 
 
-@pytest.mark.skipif(not (TOOLS / "c8").exists(), reason="c8 is installed by scripts/install-test-tools.sh")
+@needs((TOOLS / "c8").exists(), "c8 is not installed (scripts/install-test-tools.sh)")
 def test_c8_lcov_written_inside_a_sub_project_equals_diff_cover(cli: Callable[..., CliResult], repo: Repo) -> None:
     web = "packages/web/"
     source = "function total(items) {\n  return items.reduce((a, b) => a + b, 0);\n}\nmodule.exports = { total };\n"
@@ -217,7 +218,7 @@ def test_c8_lcov_written_inside_a_sub_project_equals_diff_cover(cli: Callable[..
     assert same["covered_lines"] == ours["covered_lines"]
 
 
-@pytest.mark.skipif(shutil.which("go") is None, reason="Go is installed by scripts/test.sh as root")
+@needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_go_coverprofile_maps_through_the_module_path(
     cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
 ) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.ledger import GateVerdict, Ledger
 from evidence_gate.settings import Settings
+from tests.tools import needs, needs_tools
 
 from ..conftest import CliResult, Repo, judge_repo
 
@@ -326,7 +326,7 @@ JS_TEST = (
 )
 
 
-@pytest.mark.skipif(not (NODE_TOOLS / "jest").exists(), reason="jest is installed by scripts/install-test-tools.sh")
+@needs((NODE_TOOLS / "jest").exists(), "jest is not installed (scripts/install-test-tools.sh)")
 def test_jests_statement_map_judges_a_continuation_line_by_its_own_statement(
     cli: Callable[..., CliResult], repo: Repo
 ) -> None:
@@ -381,7 +381,7 @@ func TestDiscount(t *testing.T) {
 """
 
 
-@pytest.mark.skipif(shutil.which("go") is None, reason="Go is installed by scripts/test.sh as root")
+@needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_a_go_coverprofiles_blocks_already_span_a_conditions_continuation_lines(
     cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
 ) -> None:
