@@ -9,18 +9,28 @@ import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from evidence_gate.cli import main
-from evidence_gate.effects import Effects, effects_for
-from evidence_gate.facts import RunInputs
-from evidence_gate.ledger.digest import Digest
-from evidence_gate.ledger.model import Ledger
-from evidence_gate.model import PullRequest
-from evidence_gate.pipeline import run_pipeline
-from evidence_gate.settings import Settings
-from evidence_gate.stacks.table import default_table
+from tests.tools import MARK_HELP, check_marks
+
+if TYPE_CHECKING:  # the CLI and the pipeline are imported where they run: collecting imports neither
+    from evidence_gate.effects import Effects
+    from evidence_gate.ledger.digest import Digest
+    from evidence_gate.ledger.model import Ledger
+    from evidence_gate.model import PullRequest
+    from evidence_gate.settings import Settings
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", MARK_HELP)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test whose `needs` mark names a missing tool is skipped, or fails in CI, before its fixtures run."""
+    check_marks(item)
 
 
 def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
@@ -91,6 +101,8 @@ class CliResult:
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
     """Run `evidence-gate ARGS` in-process."""
 
+    from evidence_gate.cli import main
+
     def run(*args: str | os.PathLike[str]) -> CliResult:
         out = io.StringIO()
         try:
@@ -129,6 +141,11 @@ def judge_repo(
     commands, the clock), as `run` has them; `in_ci` as in an unattended run. The project's own
     type checker and linter (checks 1 and 2) run only with `tools`: elsewhere they are switched
     off, as they are not what those tests are about."""
+    from evidence_gate.effects import effects_for
+    from evidence_gate.facts import RunInputs
+    from evidence_gate.pipeline import run_pipeline
+    from evidence_gate.stacks.table import default_table
+
     if not tools:
         settings = replace(settings, gates_off=tuple(dict.fromkeys((*settings.gates_off, *TOOL_CHECKS))))
     effects = effects or effects_for(settings.repo, local_environment())

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from evidence_gate.errors import ConfigError, UnsafeSlotValue, UsageError
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import default_table
+from tests.tools import needs_tools
 
 from .conftest import CliResult, write_tree
 
@@ -175,21 +175,32 @@ def build_claim(
     return cli("evidence", "--claim", "build", "--stack", stack, log)
 
 
-def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str) -> CliResult:
+@pytest.fixture(scope="module")
+def go_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One Go build cache for the module's go builds, as a developer's machine keeps one: each test
+    still runs its own `go build`; the standard library is compiled once instead of once a test."""
+    return tmp_path_factory.mktemp("go-cache")
+
+
+def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str, cache: Path) -> CliResult:
     files = {"go.mod": "module example.com/hello\n\ngo 1.19\n", "main.go": main_go}
-    return build_claim(tmp_path, cli, "go", files, {"GOCACHE": str(tmp_path / "cache")})
+    return build_claim(tmp_path, cli, "go", files, {"GOCACHE": str(cache)})
 
 
-@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
-def test_a_silent_green_go_build_passes_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
-    result = go_build_claim(tmp_path, cli, GO_MAIN)
+@needs_tools("go", hint="Go is installed by scripts/test.sh as root")
+def test_a_silent_green_go_build_passes_the_build_claim(
+    tmp_path: Path, cli: Callable[..., CliResult], go_cache: Path
+) -> None:
+    result = go_build_claim(tmp_path, cli, GO_MAIN, go_cache)
     assert result.code == 0, result.out
     assert "the build command exited 0 (exit marker)" in result.out
 
 
-@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
-def test_a_failing_go_build_fails_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
-    result = go_build_claim(tmp_path, cli, GO_MAIN.replace("fmt.Println", "fmt.Printn"))
+@needs_tools("go", hint="Go is installed by scripts/test.sh as root")
+def test_a_failing_go_build_fails_the_build_claim(
+    tmp_path: Path, cli: Callable[..., CliResult], go_cache: Path
+) -> None:
+    result = go_build_claim(tmp_path, cli, GO_MAIN.replace("fmt.Println", "fmt.Printn"), go_cache)
     assert result.code == 1, result.out
     # go build exits 2 on a compile error up to Go 1.25 and 1 from then on: non-zero either way
     assert re.search(r"exit code [1-9]\d* read from the log", result.out), result.out
@@ -201,7 +212,7 @@ def npm_build_claim(tmp_path: Path, cli: Callable[..., CliResult], build: str) -
     return build_claim(tmp_path, cli, "backend-node", files, {"npm_config_cache": str(tmp_path / "npm-cache")})
 
 
-@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+@needs_tools("npm")
 def test_a_silent_green_npm_build_passes_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
     """`tsc` prints nothing when the build is green: the exit marker is the evidence."""
     result = npm_build_claim(tmp_path, cli, "node -e 0")
@@ -209,7 +220,7 @@ def test_a_silent_green_npm_build_passes_the_build_claim(tmp_path: Path, cli: Ca
     assert "the build command exited 0 (exit marker)" in result.out
 
 
-@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+@needs_tools("npm")
 def test_a_failing_npm_build_fails_the_build_claim(tmp_path: Path, cli: Callable[..., CliResult]) -> None:
     result = npm_build_claim(tmp_path, cli, "node -e process.exit(2)")
     assert result.code == 1, result.out

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -21,6 +20,7 @@ from evidence_gate.effects import effects_for
 from evidence_gate.gates.criteria import CriterionStatus, regex_escaped, tag_of
 from evidence_gate.runner import CommandRun
 from evidence_gate.verbs.criteria import command_arguments, results_from_commands
+from tests.tools import needs_tools
 
 from .conftest import CliResult, Repo, local_environment
 from .test_criteria import criteria
@@ -33,7 +33,7 @@ test('[SHOP-9#2] totals the cart', () => { assert.strictEqual(2 + 2, 5); });
 test('unrelated', () => {});
 """
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+needs_node = needs_tools("node")
 
 
 @needs_node

@@ -5,10 +5,10 @@ read with lxml and as headless Chromium builds it."""
 from __future__ import annotations
 
 import importlib.util
-import os
-import shutil
+import io
 import subprocess
 from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import lxml.html
@@ -16,10 +16,12 @@ import pytest
 from lxml.html import HtmlElement
 
 from evidence_gate import demo, demo_example
+from evidence_gate.cli import main
 from evidence_gate.render import preview, render_comment
 from tests.render.checks import OURS
 from tests.render.gfm import to_html
 from tests.render.ledgers import hostile_ledger
+from tests.tools import require_tool
 
 from .conftest import CliResult, git
 
@@ -46,6 +48,17 @@ TOOL_VERDICT = "PASS" if importlib.util.find_spec("mypy") and importlib.util.fin
 def run_demo(cli: Callable[..., CliResult], tmp_path: Path, *args: str | Path) -> tuple[CliResult, Path]:
     preview = tmp_path / "preview.html"
     return cli("demo", "--preview", preview, *args), preview
+
+
+@pytest.fixture(scope="module")
+def pytest_demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[CliResult, Path]:
+    """`evidence-gate demo --runner pytest`, run once for the tests that read its comment, its
+    messages and its preview (none changes them); its output caught as the `cli` fixture catches it."""
+    preview = tmp_path_factory.mktemp("demo") / "preview.html"
+    out, stray, err = io.StringIO(), io.StringIO(), io.StringIO()
+    with redirect_stdout(stray), redirect_stderr(err):
+        code = main(["demo", "--preview", str(preview), "--runner", "pytest"], out=out)
+    return CliResult(code=code, out=out.getvalue() + stray.getvalue(), err=err.getvalue()), preview
 
 
 def text(element: HtmlElement) -> str:
@@ -158,8 +171,8 @@ def check_page(root: HtmlElement) -> None:
     assert not root.xpath("//script|//link|//img|//iframe")
 
 
-def test_the_demo_prints_the_comment_and_writes_its_preview(cli: Callable[..., CliResult], tmp_path: Path) -> None:
-    result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
+def test_the_demo_prints_the_comment_and_writes_its_preview(pytest_demo: tuple[CliResult, Path]) -> None:
+    result, preview = pytest_demo
     assert result.code == 0, result.err
     comment = result.out
     first, history, title = comment.splitlines()[:3]
@@ -252,18 +265,12 @@ def test_the_preview_holds_no_html_but_the_templates_own() -> None:
 
 
 def chromium() -> str:
-    found = shutil.which("chromium")
-    if found is None:
-        message = "headless Chromium is not installed (Debian's `chromium` package, /usr/bin/chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{message}: CI installs it, see .ci/run")
-        pytest.skip(f"{message}; CI installs it and runs this test")
-    return found
+    return require_tool("chromium", hint="headless Chromium: Debian's `chromium` package, which .ci/run installs")
 
 
-def test_chromium_renders_the_preview(cli: Callable[..., CliResult], tmp_path: Path) -> None:
+def test_chromium_renders_the_preview(pytest_demo: tuple[CliResult, Path], tmp_path: Path) -> None:
     browser = chromium()
-    result, preview = run_demo(cli, tmp_path, "--runner", "pytest")
+    result, preview = pytest_demo
     assert result.code == 0, result.err
     profile = tmp_path / "chromium-profile"
     profile.mkdir()
@@ -278,12 +285,12 @@ def test_chromium_renders_the_preview(cli: Callable[..., CliResult], tmp_path: P
 
 
 def test_chromium_shows_the_demos_first_screen_as_githubs_renderer_makes_it(
-    cli: Callable[..., CliResult], tmp_path: Path
+    pytest_demo: tuple[CliResult, Path], tmp_path: Path
 ) -> None:
     """The demo's comment through cmark-gfm (GitHub's renderer) into the preview's page, in headless
     Chromium at 1280x800: the same first screen as the preview's own renderer gives."""
     browser = chromium()
-    result, _ = run_demo(cli, tmp_path, "--runner", "pytest")
+    result, _ = pytest_demo
     assert result.code == 0, result.err
     (html,) = to_html(result.out)
     page = tmp_path / "gfm.html"

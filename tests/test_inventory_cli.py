@@ -7,7 +7,6 @@ import io
 import json
 import os
 import re
-import shutil
 import sys
 import tracemalloc
 from pathlib import Path
@@ -21,6 +20,7 @@ from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings
+from tests.tools import require_tool
 
 from .conftest import Repo, judge_repo, local_environment
 from .test_integrity_tagger import PY_TEST, WORKFLOW
@@ -320,8 +320,10 @@ COMPILED = {
 def test_a_compiled_red_test_calling_a_function_not_yet_written_is_frozen(
     repo: Repo, tmp_path: Path, stack: str, test: str, name: str
 ) -> None:
-    if shutil.which("go" if stack == "go" else "cargo") is None and os.environ.get("CI") != "true":
-        pytest.skip("go is installed by scripts/test.sh as root; cargo comes with the machine")
+    require_tool(
+        "go" if stack == "go" else "cargo",
+        hint="go is installed by scripts/test.sh as root; cargo comes with the machine",
+    )
     environ = local_environment()
     environ["CARGO_TARGET_DIR"] = str(tmp_path / "target")
     repo.commit("red tests", COMPILED[stack])

@@ -25,6 +25,7 @@ def test_every_folder_of_python_modules_is_a_package_the_list_can_name() -> None
     folders = {
         path.parent for path in (ROOT / "src" / "evidence_gate").rglob("*.py") if "__pycache__" not in path.parts
     }
+    assert folders, f"no Python module under {ROOT / 'src' / 'evidence_gate'}"
     assert sorted(str(folder) for folder in folders if not (folder / "__init__.py").is_file()) == []
 
 
@@ -44,11 +45,9 @@ def test_the_distribution_is_named_for_pypi_and_the_command_and_import_package_k
 def test_no_documented_command_installs_the_other_project_from_pypi() -> None:
     """The docs' code blocks are copied as they are: none may `pip install evidence-gate`."""
     found = []
-    for document in [
-        ROOT / "README.md",
-        *sorted((ROOT / "docs").rglob("*.md")),
-        *sorted((ROOT / "docs").rglob("*.yml")),
-    ]:
+    documents = [*sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "docs").rglob("*.yml"))]
+    assert documents, f"no document under {ROOT / 'docs'}"
+    for document in [ROOT / "README.md", *documents]:
         text = document.read_text(encoding="utf-8")
         blocks = (
             text if document.suffix == ".yml" else "\n".join(re.findall(r"^```.*?^```", text, re.MULTILINE | re.DOTALL))

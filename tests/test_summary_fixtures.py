@@ -49,15 +49,27 @@ def cases() -> list[tuple[str, str, dict[str, Any]]]:
 CASES = cases()
 
 
+def test_the_fixture_folders_and_their_cases_are_there() -> None:
+    """The parametrized tests below read nothing if the folders hold nothing."""
+    assert CASES, f"no fixture recorded in an expected.json under {FIXTURES}"
+    assert NAMED, "no fixture records the failed tests' names"
+
+
+def fixture_folders() -> list[Path]:
+    folders = sorted(FIXTURES.iterdir())
+    assert folders, f"no fixture folder under {FIXTURES}"
+    return folders
+
+
 def test_every_fixture_file_has_its_truth_recorded() -> None:
-    for folder in FIXTURES.iterdir():
+    for folder in fixture_folders():
         expected = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
         files = {path.name for path in folder.iterdir()} - NOT_FIXTURES
         assert files == set(expected), folder.name
 
 
 def test_every_folder_names_a_registered_parser() -> None:
-    for folder in FIXTURES.iterdir():
+    for folder in fixture_folders():
         assert folder.name in ALL_PARSERS or folder.name == "go-test", folder.name
 
 

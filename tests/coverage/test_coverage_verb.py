@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -15,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from ..conftest import CliResult, Repo
+from tests.tools import needs, needs_tools
+
+from ..conftest import CliResult, Repo, git
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "node_modules" / ".bin"
 
@@ -53,8 +54,8 @@ def coverage_json(cli: Callable[..., CliResult], repo: Repo, base: str, *args: s
     return result.code, json.loads(result.out)
 
 
-def diff_cover(repo: Repo, base: str, report: Path) -> Any:
-    out = repo.path.parent / "diff-cover.json"
+def diff_cover(repo: Repo, base: str, report: Path, out: Path | None = None) -> Any:
+    out = out or repo.path.parent / "diff-cover.json"
     run(
         [
             sys.executable,
@@ -71,8 +72,9 @@ def diff_cover(repo: Repo, base: str, report: Path) -> Any:
     return json.loads(out.read_text())
 
 
-@pytest.fixture
-def python_repo(repo: Repo) -> tuple[Repo, str]:
+def measure(repo: Repo) -> tuple[Repo, str]:
+    """A Python project's base and head commits, and the head measured by pytest-cov with contexts:
+    .coverage, coverage.json and coverage.xml in the work tree."""
     base = repo.commit(
         "base",
         {
@@ -91,10 +93,27 @@ def python_repo(repo: Repo) -> tuple[Repo, str]:
     return repo, base
 
 
-def test_coverage_py_numbers_equal_diff_covers(cli: Callable[..., CliResult], python_repo: tuple[Repo, str]) -> None:
-    repo, base = python_repo
+@pytest.fixture
+def python_repo(repo: Repo) -> tuple[Repo, str]:
+    """The measured project, the test's own: for a test that commits, writes into it or touches its reports."""
+    return measure(repo)
+
+
+@pytest.fixture(scope="module")
+def measured_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Repo, str]:
+    """The measured project, made and measured once for the tests that only read it and its reports."""
+    path = tmp_path_factory.mktemp("measured") / "repo"
+    path.mkdir()
+    git(path, "init", "--quiet", "--initial-branch=main")
+    return measure(Repo(path))
+
+
+def test_coverage_py_numbers_equal_diff_covers(
+    cli: Callable[..., CliResult], measured_repo: tuple[Repo, str], tmp_path: Path
+) -> None:
+    repo, base = measured_repo
     _, ours = coverage_json(cli, repo, base, "--report", repo.path / "coverage.xml", "--no-value-weighting")
-    theirs = diff_cover(repo, base, repo.path / "coverage.xml")
+    theirs = diff_cover(repo, base, repo.path / "coverage.xml", tmp_path / "diff-cover.json")
     # The added lines of shop/cart.py that coverage.py measures: 2-5 and 8, 10 (9 is a comment).
     assert ours["changed_lines"] == {"shop/cart.py": [2, 3, 4, 5, 8, 10]}
     assert ours["covered_lines"] == {"shop/cart.py": [2, 3, 5, 8]}
@@ -113,10 +132,10 @@ def test_coverage_py_numbers_equal_diff_covers(cli: Callable[..., CliResult], py
 
 
 def test_contexts_weigh_each_line_by_the_strength_of_the_tests_that_ran_it(
-    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+    cli: Callable[..., CliResult], measured_repo: tuple[Repo, str], tmp_path: Path
 ) -> None:
-    repo, base = python_repo
-    strength = repo.path.parent / "strength.json"
+    repo, base = measured_repo
+    strength = tmp_path / "strength.json"
     report = ("--report", repo.path / "coverage.json", "--strength", strength)
     # test_other.py is the changed test, still-green; the lines ran under test_cart.py, which is not
     # a changed test, so strength never judged it: those lines are not weak, and count as run by a test.
@@ -162,9 +181,9 @@ def test_contexts_weigh_each_line_by_the_strength_of_the_tests_that_ran_it(
 
 
 def test_without_contexts_or_strength_value_weighting_is_unavailable_and_said(
-    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+    cli: Callable[..., CliResult], measured_repo: tuple[Repo, str]
 ) -> None:
-    repo, base = python_repo
+    repo, base = measured_repo
     result = cli("coverage", "--repo", repo.path, "--base", base, "--report", repo.path / "coverage.xml")
     assert result.code == 0  # 66.66 is above the minimum: below the target fails only with --fail-on target
     assert "value-weighted coverage unavailable: no strength verdicts" in result.out
@@ -175,7 +194,7 @@ def test_without_contexts_or_strength_value_weighting_is_unavailable_and_said(
     assert failing.code == 1
 
 
-@pytest.mark.skipif(not (TOOLS / "c8").exists(), reason="c8 is installed by scripts/install-test-tools.sh")
+@needs((TOOLS / "c8").exists(), "c8 is not installed (scripts/install-test-tools.sh)")
 def test_c8_lcov_written_inside_a_sub_project_equals_diff_cover(cli: Callable[..., CliResult], repo: Repo) -> None:
     web = "packages/web/"
     source = "function total(items) {\n  return items.reduce((a, b) => a + b, 0);\n}\nmodule.exports = { total };\n"
@@ -217,7 +236,7 @@ def test_c8_lcov_written_inside_a_sub_project_equals_diff_cover(cli: Callable[..
     assert same["covered_lines"] == ours["covered_lines"]
 
 
-@pytest.mark.skipif(shutil.which("go") is None, reason="Go is installed by scripts/test.sh as root")
+@needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_go_coverprofile_maps_through_the_module_path(
     cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
 ) -> None:
@@ -304,18 +323,18 @@ def test_a_stale_report_is_not_used_and_the_gate_is_unavailable(
 
 
 def test_two_reports_merge_as_any_run_and_diff_covers_intersection_differs(
-    cli: Callable[..., CliResult], python_repo: tuple[Repo, str]
+    cli: Callable[..., CliResult], measured_repo: tuple[Repo, str], tmp_path: Path
 ) -> None:
     """diff-cover keeps a line missed only when every report that measures its file misses it, so a
     second report that does not list the line at all hides the miss; here only a run covers a line."""
-    repo, base = python_repo
-    first, second = repo.path.parent / "first.info", repo.path.parent / "second.info"
+    repo, base = measured_repo
+    first, second = tmp_path / "first.info", tmp_path / "second.info"
     first.write_text("SF:shop/cart.py\nDA:2,1\nDA:3,1\nDA:4,0\nDA:5,1\nend_of_record\n")
     second.write_text("SF:shop/cart.py\nDA:2,1\nend_of_record\n")
     _, ours = coverage_json(cli, repo, base, "--report", first, "--report", second, "--no-value-weighting")
     assert ours["covered_lines"] == {"shop/cart.py": [2, 3, 5]}
     assert ours["gaps"] == [{"path": "shop/cart.py", "start": 4, "end": 4}]
-    out = repo.path.parent / "both.json"
+    out = tmp_path / "both.json"
     run(
         [
             sys.executable,

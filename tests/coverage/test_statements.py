@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -25,8 +24,9 @@ from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.ledger.model import GateVerdict, Ledger
 from evidence_gate.settings import Settings
+from tests.tools import needs, needs_tools
 
-from ..conftest import CliResult, Repo, judge_repo
+from ..conftest import CliResult, Repo, git, judge_repo
 
 CART = (
     "def discount(total, member):\n"  # 1
@@ -73,6 +73,17 @@ def measured_repo(repo: Repo, head: dict[str, str | bytes], base: dict[str, str 
     return first
 
 
+@pytest.fixture(scope="module")
+def fixed_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Repo, str]:
+    """The project with FIXED at its head, measured once (its three reports) for the tests that only
+    read them; and its base commit."""
+    path = tmp_path_factory.mktemp("fixed") / "repo"
+    path.mkdir()
+    git(path, "init", "--quiet", "--initial-branch=main")
+    repo = Repo(path)
+    return repo, measured_repo(repo, {"shop/cart.py": FIXED})
+
+
 def coverage_of(repo: Repo, base: str, report: str = "coverage.xml") -> Ledger:
     return judge_repo(Settings(repo=repo.path, reports=(f"build/{report}",), base=base, head="HEAD"))
 
@@ -93,8 +104,10 @@ def test_a_fix_of_only_continuation_lines_is_judged_by_the_statement_the_tests_r
 
 
 @pytest.mark.parametrize("report", ["coverage.xml", "coverage.json", "coverage.lcov"])
-def test_a_continuation_line_of_a_statement_never_reached_is_uncovered(repo: Repo, report: str) -> None:
-    base = measured_repo(repo, {"shop/cart.py": FIXED})
+def test_a_continuation_line_of_a_statement_never_reached_is_uncovered(
+    fixed_repo: tuple[Repo, str], report: str
+) -> None:
+    repo, base = fixed_repo
     ledger = coverage_of(repo, base, report)
     coverage = ledger.gate("coverage")
     assert coverage is not None
@@ -117,9 +130,9 @@ def test_a_continuation_line_of_a_statement_never_reached_is_uncovered(repo: Rep
 
 
 def test_the_coverage_command_lists_the_lines_judged_by_their_statement(
-    cli: Callable[..., CliResult], repo: Repo
+    cli: Callable[..., CliResult], fixed_repo: tuple[Repo, str]
 ) -> None:
-    base = measured_repo(repo, {"shop/cart.py": FIXED})
+    repo, base = fixed_repo
     report = repo.path / "build" / "coverage.xml"
     result = cli("coverage", "--repo", repo.path, "--base", base, "--report", report, "--json")
     document = json.loads(result.out)
@@ -326,7 +339,7 @@ JS_TEST = (
 )
 
 
-@pytest.mark.skipif(not (NODE_TOOLS / "jest").exists(), reason="jest is installed by scripts/install-test-tools.sh")
+@needs((NODE_TOOLS / "jest").exists(), "jest is not installed (scripts/install-test-tools.sh)")
 def test_jests_statement_map_judges_a_continuation_line_by_its_own_statement(
     cli: Callable[..., CliResult], repo: Repo
 ) -> None:
@@ -381,7 +394,7 @@ func TestDiscount(t *testing.T) {
 """
 
 
-@pytest.mark.skipif(shutil.which("go") is None, reason="Go is installed by scripts/test.sh as root")
+@needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_a_go_coverprofiles_blocks_already_span_a_conditions_continuation_lines(
     cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
 ) -> None:

@@ -4,7 +4,6 @@ among `reports` by content, judged, and settling gate integrity's unpaired produ
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from evidence_gate.gates.coverage import DOC_TESTS_ONLY, CoverageData
 from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.ledger.model import GateVerdict
 from evidence_gate.settings import Settings
+from tests.tools import needs_tools
 
 from ..conftest import Repo, judge_repo
 
@@ -208,10 +208,7 @@ DOC_TESTED = (
 UNTESTED = "\n/// Three, which no test runs.\npub fn three() -> u32 {\n    let three = 2 + 1;\n    three\n}\n"
 
 
-@pytest.mark.skipif(
-    shutil.which("cargo-llvm-cov") is None and os.environ.get("CI") != "true",
-    reason="cargo-llvm-cov is installed by scripts/test.sh",
-)
+@needs_tools("cargo-llvm-cov", hint="scripts/test.sh installs it")
 @pytest.mark.parametrize(
     ("lib", "verdict"),
     [(RUST_LIB + DOC_TESTED, GateVerdict.NOT_APPLICABLE), (UNTESTED + RUST_LIB + DOC_TESTED, GateVerdict.FAIL)],

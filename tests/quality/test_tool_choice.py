@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Repo
+from tests.tools import needs, needs_tools
 
 from .project import PYPROJECT, SYSTEM_PATH, python_project, quality, report_checks, verdict
 
@@ -35,7 +36,7 @@ def test_a_flake8_project_is_linted_by_flake8_not_ruff(repo: Repo) -> None:
     assert "ruff" not in result.out
 
 
-@pytest.mark.skipif(shutil.which("node", path="/usr/bin:/bin") is None, reason="node is not installed")
+@needs_tools("node", path="/usr/bin:/bin", hint="Debian's nodejs, in /usr/bin")
 def test_plain_javascript_has_no_type_checker_and_runs_no_tsc(repo: Repo) -> None:
     manifest = {"name": "cart", "version": "1.0.0", "main": "cart.js", "scripts": {"test": "node --test"}}
     repo.commit("base", {"package.json": json.dumps(manifest), "cart.js": "exports.total = (p) => 0;\n"})
@@ -113,7 +114,8 @@ CART_TEST = (
 )
 
 
-@pytest.mark.skipif(ESLINT is None or NODE is None, reason="eslint is not installed (scripts/install-test-tools.sh)")
+@needs_tools("node")
+@needs(ESLINT is not None, "eslint is not installed (scripts/install-test-tools.sh)")
 def test_a_javascript_project_with_an_eslint_config_and_no_lint_script_is_linted_by_eslint(repo: Repo) -> None:
     """The project's own eslint, as `npm install` puts it in node_modules: here the installed one,
     linked in (its own dependencies are found where it lives)."""

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import lxml.html
 import pytest
 from lxml.html import HtmlElement
+
+from tests.tools import require, require_tool
 
 NODE_MODULES_ENV = "CMARK_GFM_NODE_MODULES"
 _REPO = Path(__file__).resolve().parents[2]
@@ -40,19 +41,17 @@ process.stdin.on('end', () => {
 def _node_modules() -> Path:
     configured = os.environ.get(NODE_MODULES_ENV)
     node_modules = Path(configured) if configured else _REPO / "tools" / "node_modules"
-    if not (node_modules / "cmark-gfm" / "package.json").is_file():
-        pytest.fail(
-            f"GitHub's Markdown renderer (cmark-gfm) is not in {node_modules}: run scripts/install-test-tools.sh,"
-            f" or set {NODE_MODULES_ENV} to a node_modules directory that holds cmark-gfm"
-        )
+    require(
+        (node_modules / "cmark-gfm" / "package.json").is_file(),
+        f"GitHub's Markdown renderer (cmark-gfm) is not in {node_modules}: run scripts/install-test-tools.sh,"
+        f" or set {NODE_MODULES_ENV} to a node_modules directory that holds cmark-gfm",
+    )
     return node_modules
 
 
 def to_html(*documents: str) -> list[str]:
     """Each Markdown document as GitHub's renderer makes it HTML; one node process for the batch."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: it runs cmark-gfm; install Node.js, then run scripts/install-test-tools.sh")
+    node = require_tool("node", hint="it runs cmark-gfm; install Node.js, then run scripts/install-test-tools.sh")
     result = subprocess.run(
         [node, "-e", _SCRIPT],
         input=json.dumps(list(documents)).encode("utf-8"),

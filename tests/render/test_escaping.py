@@ -114,7 +114,19 @@ def test_a_code_span_stays_one_and_holds_no_marker_link_or_cell_break() -> None:
     assert "<code>ruff check . | tee x</code>" in html and "<b>" not in html
 
 
-def test_a_missing_renderer_fails_and_names_the_installer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_missing_renderer_fails_in_ci_and_names_the_installer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv(NODE_MODULES_ENV, str(tmp_path))
+    monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match=r"run scripts/install-test-tools\.sh"):
+        to_html("text")
+
+
+def test_a_missing_renderer_skips_outside_ci_and_names_the_installer(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv(NODE_MODULES_ENV, str(tmp_path))
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"run scripts/install-test-tools\.sh"):
         to_html("text")

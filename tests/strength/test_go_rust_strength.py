@@ -4,19 +4,16 @@ functions it defines; Rust: its integration-test target, or its module's unit te
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
+from tests.tools import needs_tools
 
 from ..conftest import CliResult, Repo
 from .test_python_strength import strength, verdicts
 
-pytestmark = pytest.mark.skipif(
-    (shutil.which("go") is None or shutil.which("cargo") is None) and os.environ.get("CI") != "true",
-    reason="go (Debian golang-go) is installed by scripts/test.sh as root, cargo comes with the machine",
+pytestmark = needs_tools(
+    "go", "cargo", hint="go (Debian golang-go) is installed by scripts/test.sh as root, cargo comes with the machine"
 )
 
 GO_MOD = "module example.com/shop\n\ngo 1.19\n"

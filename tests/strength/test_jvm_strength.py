@@ -4,22 +4,22 @@ named in full from its `package` line, through the adapter table's own command."
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.tools import needs, needs_tools
+
 from ..conftest import CliResult, Repo
 from .test_python_strength import strength, verdicts
 
 MAVEN_REPO = Path("/usr/share/maven-repo")
-pytestmark = pytest.mark.skipif(
-    (shutil.which("mvn") is None or not (MAVEN_REPO / "org/apache/maven/plugins/maven-surefire-plugin").is_dir())
-    and os.environ.get("CI") != "true",
-    reason="Debian's maven, junit4 and libsurefire-java are installed by scripts/test.sh as root",
-)
+MAVEN_HINT = "Debian's maven, junit4 and libsurefire-java are installed by scripts/test.sh as root"
+pytestmark = [
+    needs_tools("mvn", hint=MAVEN_HINT),
+    needs((MAVEN_REPO / "org/apache/maven/plugins/maven-surefire-plugin").is_dir(), f"no Surefire: {MAVEN_HINT}"),
+]
 
 PLUGINS = "".join(
     f"<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{name}</artifactId>"
@@ -169,10 +169,7 @@ dependencies {
 """
 
 
-@pytest.mark.skipif(
-    shutil.which("gradle") is None and os.environ.get("CI") != "true",
-    reason="Debian's gradle is installed by scripts/test.sh as root",
-)
+@needs_tools("gradle", hint="Debian's gradle is installed by scripts/test.sh as root")
 def test_gradle_passing_runs_print_no_count_so_they_are_not_run_never_guessed(
     repo: Repo, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

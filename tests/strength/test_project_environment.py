@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools import needs
+
 from ..conftest import CliResult, Repo, write_tree
 from .leftovers import assert_nothing_left
 from .test_python_strength import strength, verdicts
@@ -74,10 +76,7 @@ def no_venv(monkeypatch: pytest.MonkeyPatch) -> None:
 def backend_case(name: str, *modules: str) -> object:
     """A build backend's case, skipped outside CI where the test extra's backends are not installed."""
     missing = [module for module in modules if importlib.util.find_spec(module) is None]
-    skip = pytest.mark.skipif(
-        bool(missing) and os.environ.get("CI") != "true", reason=f"not installed: {', '.join(missing)}"
-    )
-    return pytest.param(name, marks=skip)
+    return pytest.param(name, marks=needs(not missing, f"not installed: {', '.join(missing)} (the test extra)"))
 
 
 @pytest.mark.usefixtures("no_venv")

@@ -5,19 +5,15 @@ wrote beside them."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable
 
-import pytest
+from tests.tools import needs_tools
 
 from ..conftest import CliResult, Repo
 from ..test_integrity_tagger import inventory_between
 from .test_python_strength import strength, verdicts
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("cargo") is None and os.environ.get("CI") != "true", reason="cargo comes with the machine"
-)
+pytestmark = needs_tools("cargo", hint="cargo comes with the machine")
 
 CARGO = '[package]\nname = "shop"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
 LIB = "pub mod cart;\npub mod pricing;\npub mod stock;\n"

@@ -69,6 +69,13 @@ OTHER_FORMATS = _files(
 )
 
 
+def test_the_fixtures_the_parametrized_tests_read_are_there() -> None:
+    """The parametrized tests over OTHER_FORMATS and OWN read nothing if their globs match nothing."""
+    assert OTHER_FORMATS, f"no fixture of another format under {FIXTURES}"
+    assert {path.relative_to(FIXTURES).parts[0] for path in OTHER_FORMATS} == {"stack-logs", "coverage", "ledgers"}
+    assert {path.parent.name for path in OWN} == set(JSON_PARSERS)
+
+
 @pytest.mark.parametrize("path", OTHER_FORMATS, ids=[str(path.relative_to(FIXTURES)) for path in OTHER_FORMATS])
 def test_no_other_fixture_is_taken_by_a_json_report_parser(path: Path) -> None:
     head = path.read_bytes()[:65536]
@@ -225,9 +232,10 @@ def test_a_large_jest_report_is_read_in_bounded_memory(tmp_path: Path) -> None:
 
 def test_the_action_sorts_each_json_report_as_a_document_of_its_format(tmp_path: Path) -> None:
     for parser in JSON_PARSERS:
-        for report in (STACK_LOGS / parser).glob("*.json"):
-            if report.name != "expected.json":
-                (tmp_path / f"{parser}-{report.name}").write_bytes(report.read_bytes())
+        reports = [report for report in (STACK_LOGS / parser).glob("*.json") if report.name != "expected.json"]
+        assert reports, f"no JSON report under {STACK_LOGS / parser}"
+        for report in reports:
+            (tmp_path / f"{parser}-{report.name}").write_bytes(report.read_bytes())
     found = find_reports(Workspace.at(tmp_path), tmp_path, ["*.json"], may_leave=False)
     assert found.logs == ()
     assert found.coverage == ()

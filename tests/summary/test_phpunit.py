@@ -3,14 +3,10 @@ runs, PHPUnit 10's lines, fatal errors and truncated runs, and other runners' ou
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.phpunit import PhpunitParser
-from evidence_gate.summary.read import read_lines
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
 BANNER_9 = "PHPUnit 9.6.7 by Sebastian Bergmann and contributors.\n\n"
 BANNER_10 = "PHPUnit 10.5.20 by Sebastian Bergmann and contributors.\n\nRuntime:       PHP 8.3.0\n\n"
 
@@ -99,12 +95,3 @@ def test_other_runners_output_is_not_phpunit() -> None:
     assert read("FAILURES!!!\nTests run: 3,  Failures: 1,  Errors: 0\n") is None
     assert read("!!!FAILURES!!!\nTest Results:\nRun:  3   Failures: 1   Errors: 0\n") is None
     assert read("3 runs, 3 assertions, 0 failures, 0 errors, 0 skips\n") is None
-
-
-def test_no_other_runners_fixture_is_claimed() -> None:
-    for path in sorted(FIXTURES.glob("*/*.log")):
-        if path.parent.name != "phpunit":
-            parser = PhpunitParser()
-            for line in read_lines(path):
-                parser.feed(line)
-            assert parser.finish() is None, path

@@ -3,14 +3,10 @@ never printed its final block, and parts this parser does not know."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from evidence_gate.model import Counts
 from evidence_gate.summary.base import Reading
 from evidence_gate.summary.parsers.vitest import VitestParser
-from evidence_gate.summary.read import read_lines
 
-FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
 RUN = "\n RUN  v3.2.4 /repo\n\n"
 
 
@@ -73,15 +69,6 @@ def test_an_unknown_part_is_not_guessed() -> None:
 
 def test_the_failed_tests_banner_is_not_a_summary_line() -> None:
     assert read("⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯\n FAIL  a.test.js > x\n") is None
-
-
-def test_other_runners_output_is_not_vitest() -> None:
-    for runner in ("pytest", "unittest", "jest", "mocha", "node-test"):
-        for path in sorted((FIXTURES / runner).glob("*.log")):
-            parser = VitestParser()
-            for line in read_lines(path):
-                parser.feed(line)
-            assert parser.finish() is None, path
 
 
 def test_a_block_without_its_timing_lines_does_not_hide_the_next_run() -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from evidence_gate.ledger.document import read_ledger
 from evidence_gate.ledger.model import GateVerdict, Verdict
 from evidence_gate.strength.sandbox import PREFIX
 from tests.github_fake import FakeGitHub
+from tests.tools import require_tool
 
 from ..conftest import Repo
 from .harness import PR, REPO, ROOT, WorkflowRun, pull_request_event, push_event
@@ -80,9 +80,8 @@ STACKS = [*sorted(PROJECTS), "node"]
 
 def project_for(stack: str, request: pytest.FixtureRequest) -> Project:
     tools = ("node", "npm", "python3") if stack == "node" else PROJECTS[stack]().tools
-    missing = [tool for tool in tools if shutil.which(tool) is None]
-    if missing and os.environ.get("CI") != "true":
-        pytest.skip(f"{', '.join(missing)} not on this machine (scripts/test.sh installs them as root)")
+    for tool in tools:
+        require_tool(tool, hint="scripts/test.sh installs it as root")
     return node(request.getfixturevalue("npm_lockfile")) if stack == "node" else PROJECTS[stack]()
 
 
