@@ -141,3 +141,16 @@ def test_publishing_a_ledger_loads_no_gate_reader_of_tests_or_runner() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout.split()
     assert loaded == []
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_is_over_400_lines() -> None:
+    """A module longer than this holds two jobs: split it by them (docs/architecture.md)."""
+    long = {
+        module: lines
+        for module, path in module_names().items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
