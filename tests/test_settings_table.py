@@ -200,3 +200,13 @@ def test_without_a_config_file_the_action_runs_with_the_tables_defaults(tmp_path
     for row in ROWS:
         if row.input and row.config and not row.own and row.default is not None:
             assert getattr(settings, row.name) == row.default, row.key
+
+
+def test_the_runner_steps_inputs_leave_the_config_files_settings_to_it() -> None:
+    """The runner step passes its inputs on as INPUT_<NAME> too: a default there would outvote the
+    config file, and a check name the container step takes from the config file would then differ
+    from the ledger's. `ledger-out` is the step's own: it names the file its `ledger` output gives."""
+    document = yaml.safe_load((ROOT / "run" / "action.yml").read_text("utf-8"))
+    settings = {row.key for row in ROWS if row.config}
+    defaulted = [key for key, spec in document["inputs"].items() if key in settings and spec.get("default")]
+    assert defaulted == ["ledger-out"]
