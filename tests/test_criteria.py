@@ -22,8 +22,9 @@ from evidence_gate.criteria_source import (
     read_body,
 )
 from evidence_gate.errors import UsageError
-from evidence_gate.gates.criteria import CriterionStatus, from_reports
+from evidence_gate.gates.criteria import from_reports
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payloads.criteria import CriterionStatus
 from evidence_gate.model import PullRequest
 from evidence_gate.settings import Settings
 from evidence_gate.summary.base import CaseResult
