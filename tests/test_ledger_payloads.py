@@ -254,6 +254,7 @@ class Sample:
     rows: tuple[Counts, ...]
     table: dict[str, int] = field(metadata=spec(items={"minimum": 0}, keys={"pattern": "^[a-z]+$"}))
     pairs: tuple[tuple[str, int], ...] = field(default=(), metadata=spec(names=("key", "value")))
+    kind: str | None = field(default=None, metadata=spec(schema={"enum": ["a", "b"]}))
 
 
 def test_the_codec_derives_a_closed_schema_with_the_fields_without_a_default_required() -> None:
@@ -263,10 +264,17 @@ def test_the_codec_derives_a_closed_schema_with_the_fields_without_a_default_req
     assert derived["properties"]["name"] == {"type": "string", "maxLength": 8}
     assert derived["properties"]["status"] == {"enum": [*(str(status) for status in CriterionStatus), None]}
     assert derived["properties"]["table"]["propertyNames"] == {"pattern": "^[a-z]+$"}
+    assert derived["properties"]["kind"] == {"type": ["string", "null"], "enum": ["a", "b", None]}
     value = Sample(name="a", size=0.5, flag=True, status=None, rows=(COUNTS,), table={"x": 1}, pairs=(("k", 2),))
     document = write(value)
     assert document["pairs"] == [{"key": "k", "value": 2}]
     jsonschema.Draft202012Validator(derived).validate(document)
     assert read(Sample, document) == value
-    for bad in ({**document, "name": "too long!"}, {**document, "table": {"X": 1}}, {**document, "more": 1}):
+    bad_ones = (
+        {**document, "name": "too long!"},
+        {**document, "table": {"X": 1}},
+        {**document, "more": 1},
+        {**document, "kind": "c"},
+    )
+    for bad in bad_ones:
         assert not jsonschema.Draft202012Validator(derived).is_valid(bad)

@@ -157,7 +157,7 @@ _SCALARS: dict[Any, str] = {bool: "boolean", int: "integer", float: "number", st
 def _value_schema(hint: Any, given: Spec) -> dict[str, Any]:
     inner = _optional(hint)
     if inner is not None:
-        return {**_nullable(_value_schema(inner, dataclasses.replace(given, schema={}))), **given.schema}
+        return _nullable(_value_schema(inner, given))
     origin, args = get_origin(hint), get_args(hint)
     found: dict[str, Any]
     if hint in _SCALARS:
@@ -195,11 +195,15 @@ def _inner(given: Spec) -> Spec:
 
 
 def _nullable(found: dict[str, Any]) -> dict[str, Any]:
-    if isinstance(found.get("type"), str) and found["type"] != "object":
-        return {**found, "type": [found["type"], "null"]}
+    """`found` or null: a scalar's type list and its enum take null; an object is one branch of two."""
+    if found.get("type") == "object":
+        return {"anyOf": [{"type": "null"}, found]}
+    nullable = dict(found)
+    if isinstance(found.get("type"), str):
+        nullable["type"] = [found["type"], "null"]
     if "enum" in found:
-        return {**found, "enum": [*found["enum"], None]}
-    return {"anyOf": [{"type": "null"}, found]}
+        nullable["enum"] = [*found["enum"], None]
+    return nullable
 
 
 # Reader
