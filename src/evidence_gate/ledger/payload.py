@@ -5,7 +5,7 @@
 The hints it knows: `str`, `int`, `float`, `bool`, a `StrEnum` (its values), `X | None`,
 `tuple[X, ...]` (an array), `dict[str, X]` (an object of any keys), a pair such as `tuple[str,
 str]` given the names of its places (an object of them) and a nested dataclass (an object of its
-fields). Every object is closed
+fields, or its fields written into the parent's object: `flatten`). Every object is closed
 (`additionalProperties: false`); a field without a default is required. What the hints cannot say
 rides on the field's metadata under `payload` (`spec(...)`, or a plain mapping of the same keys
 where the module cannot import this one, `model.py`): the bounds (`maxItems`, `minimum`,
