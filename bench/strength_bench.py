@@ -24,10 +24,10 @@ from bench.scratch_repo import git
 from bench.table import Row, render, seconds
 from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.effects import effects_for
+from evidence_gate.ledger.payloads.strength import Verdict
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
 from evidence_gate.strength.session import Options, Outcome, Stack, judge_change
-from evidence_gate.strength.verdict import Verdict
 
 TEST = "import time\n\nfrom shop.cart import total\n\n\ndef test_{n}():\n    time.sleep({seconds})\n"
 TEST += "    assert total([10]) == 12\n"

@@ -15,15 +15,15 @@ import pytest
 from evidence_gate.criteria_source import (
     MAX_CRITERIA,
     MAX_NAMED_PER_TAG,
-    Criterion,
     TaggedTests,
     criteria_from_body,
     parked_items,
     read_body,
 )
 from evidence_gate.errors import UsageError
-from evidence_gate.gates.criteria import CriterionStatus, from_reports
+from evidence_gate.gates.criteria import from_reports
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payloads.criteria import Criterion, CriterionStatus
 from evidence_gate.model import PullRequest
 from evidence_gate.settings import Settings
 from evidence_gate.summary.base import CaseResult

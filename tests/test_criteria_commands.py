@@ -13,11 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.criteria_source import (
-    Criterion,
-)
 from evidence_gate.effects import effects_for
-from evidence_gate.gates.criteria import CriterionStatus, regex_escaped, tag_of
+from evidence_gate.gates.criteria import regex_escaped, tag_of
+from evidence_gate.ledger.payloads.criteria import Criterion, CriterionStatus
 from evidence_gate.runner import CommandRun
 from evidence_gate.verbs.criteria import command_arguments, results_from_commands
 from tests.tools import needs_tools

@@ -14,6 +14,7 @@ from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
 from evidence_gate.gates.registry import GATE_IDS, GATES
+from evidence_gate.ledger.catalog import BY_GATE, CATALOG, CHECKS
 from evidence_gate.ledger.model import GateVerdict, Verdict
 from evidence_gate.model import PullRequest
 from evidence_gate.render import ZERO_WIDTH_SPACE, TemplateError, render_comment, render_job_summary, render_report
@@ -34,6 +35,16 @@ def test_each_registered_gate_has_an_id_a_partial_template_and_a_payload_type() 
         assert re.fullmatch(r"[a-z][a-z0-9-]{0,63}", gate.id)
         assert (ROOT / "templates" / "gates" / f"{gate.id}.md.j2").is_file(), gate.id
         assert gate.data is not None, gate.id
+
+
+def test_the_catalog_and_the_registry_name_the_same_gates_with_the_same_titles_and_payload_types() -> None:
+    """What a reader of ledgers knows of each gate (ledger/catalog.py) is what the gate is."""
+    assert sorted(CATALOG) == sorted(GATE_IDS)
+    for gate in GATES:
+        entry = CATALOG[gate.id]
+        assert (entry.title, entry.payload) == (gate.title, gate.data), gate.id
+    assert [check.number for check in CHECKS] == list(range(1, len(CHECKS) + 1))
+    assert set(BY_GATE) <= set(GATE_IDS)
 
 
 def shop(repo: Repo) -> Repo:

@@ -28,16 +28,16 @@ from evidence_gate.errors import EXIT_USAGE, EvidenceGateError
 from evidence_gate.event import FORK_RECIPE, GitHubContext, load_context
 from evidence_gate.facts import RunInputs
 from evidence_gate.gates.coverage import ID as COVERAGE
-from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.gates.gate import Gate
 from evidence_gate.gates.integrity import ID as INTEGRITY
-from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.gates.registry import GATES
 from evidence_gate.github.client import WaitBudget, make_client
 from evidence_gate.github.files import write_job_summary, write_outputs
 from evidence_gate.github.publish import current_pull, publish_ledger, read_baseline, read_history
 from evidence_gate.ledger.document import ledger_json, read_ledger
 from evidence_gate.ledger.model import GateVerdict, Ledger
+from evidence_gate.ledger.payloads.coverage import CoverageData
+from evidence_gate.ledger.payloads.integrity import IntegrityData
 from evidence_gate.ledger.quality_record import Baseline
 from evidence_gate.model import PullRequest
 from evidence_gate.pipeline import run_pipeline

@@ -18,6 +18,7 @@ from markdown_it.token import Token
 from evidence_gate.changes import PathClassifier
 from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
+from evidence_gate.ledger.payloads.criteria import Criterion
 from evidence_gate.model import FileKind
 from evidence_gate.summary.base import CaseResult
 from evidence_gate.workspace import read_at_most
@@ -32,12 +33,6 @@ MAX_BODY_CHARACTERS = 262_144  # GitHub keeps 65,536; a file given to the CLI ma
 
 class TooManyCriteria(UsageError):
     """More criteria than are read: a failure of the criteria check, never a reason to skip it."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class Criterion:
-    number: int
-    text: str | None
 
 
 def criteria_from_count(count: int) -> tuple[Criterion, ...]:

@@ -8,12 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evidence_gate.facts import Facts
-from evidence_gate.gates.coverage import ID as COVERAGE
-from evidence_gate.gates.coverage import CoverageData
-from evidence_gate.gates.lint import ID as LINT
-from evidence_gate.gates.tools import ToolData
-from evidence_gate.gates.type_check import ID as TYPE_CHECK
 from evidence_gate.ledger.model import GateResult
+from evidence_gate.ledger.payloads.coverage import CoverageData
+from evidence_gate.ledger.payloads.tools import ToolData
 from evidence_gate.ledger.quality_record import Baseline, SuiteFigures, ToolFigures
 
 
@@ -22,10 +19,10 @@ def measured(facts: Facts, gates: Sequence[GateResult]) -> Baseline:
     by_id = {gate.id: gate for gate in gates}
     counts = facts.counts
     codes = [log.scan.exit_code for log in facts.logs if log.scan.exit_code is not None]
-    coverage = by_id.get(COVERAGE)
+    coverage = by_id.get("coverage")
     return Baseline(
-        type_check=_tool(by_id.get(TYPE_CHECK)),
-        lint=_tool(by_id.get(LINT)),
+        type_check=_tool(by_id.get("type-check")),
+        lint=_tool(by_id.get("lint")),
         test=None
         if counts is None
         else SuiteFigures(

@@ -181,6 +181,12 @@ class Change:
         return tuple(f for f in self.files if f.kind is kind)
 
 
+# What the ledger's payload codec (ledger/payload.py) reads of a field it writes, beyond its type: it
+# cannot be imported here, below it, so its `spec` is spelt as the mapping it takes.
+_COUNT = {"payload": {"schema": {"minimum": 0}}}
+_ALWAYS_WRITTEN = {"payload": {"required": True}}
+
+
 @dataclass(frozen=True, kw_only=True)
 class Counts:
     """Test outcomes. `executed` excludes skipped tests: a run that skipped everything ran nothing.
@@ -189,9 +195,9 @@ class Counts:
     passed. Each parser documents how its runner's words map onto these three.
     """
 
-    passed: int
-    failed: int
-    skipped: int
+    passed: int = field(metadata=_COUNT)
+    failed: int = field(metadata=_COUNT)
+    skipped: int = field(metadata=_COUNT)
 
     @property
     def executed(self) -> int:
@@ -308,11 +314,12 @@ class ToolStatus(StrEnum):
 class ToolRow:
     """One row of the Toolchain table: the tool a check uses, how it was found, or why there is none."""
 
-    check: int
+    check: int = field(metadata={"payload": {"schema": {"minimum": 1, "maximum": 9}}})
     tool: str
     status: ToolStatus
-    command: str | None = None
-    reason: str | None = None  # where it came from (DETECTED), or why not (NOT_APPLICABLE, MISSING)
+    command: str | None = field(default=None, metadata=_ALWAYS_WRITTEN)
+    # where it came from (DETECTED), or why not (NOT_APPLICABLE, MISSING)
+    reason: str | None = field(default=None, metadata=_ALWAYS_WRITTEN)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from evidence_gate.facts import Facts, RunInputs
-from evidence_gate.gates.tools import ToolData
 from evidence_gate.ledger.model import BLOCKING, GateResult
+from evidence_gate.ledger.payloads.tools import ToolData
 from evidence_gate.ledger.quality_record import QualityRecord
 from evidence_gate.ledger.stagnation import RUNS, signatures, stagnation
 from evidence_gate.measured import measured

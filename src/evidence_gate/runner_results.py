@@ -21,7 +21,8 @@ from typing import Any
 
 from evidence_gate.errors import UsageError
 from evidence_gate.gates.gate import Gate
-from evidence_gate.gates.registry import GATES, gives
+from evidence_gate.gates.registry import GATES
+from evidence_gate.ledger.catalog import gives
 from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger
 from evidence_gate.model import PullRequest
 from evidence_gate.settings import Settings

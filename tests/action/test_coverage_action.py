@@ -10,8 +10,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.ledger.model import GateVerdict
+from evidence_gate.ledger.payloads.coverage import CoverageData
 from tests.github_fake import FakeGitHub, faults
 
 from ..conftest import Repo

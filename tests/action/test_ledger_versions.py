@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from evidence_gate.errors import UsageError
-from evidence_gate.gates.evidence import EvidenceData
 from evidence_gate.ledger.document import LEDGER_VERSION, from_document, to_document
 from evidence_gate.ledger.model import GateVerdict, Verdict, merge
+from evidence_gate.ledger.payloads.evidence import EvidenceData
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings
 from tests.conftest import Repo, judge_repo

@@ -7,19 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from evidence_gate.coverage.decision import (
-    LABELS,
-    NO_STATEMENT,
-    SKIPPED,
-    UNMEASURED,
-    Outcome,
-    Thresholds,
-    choices,
-    decide,
-    shown,
-)
-from evidence_gate.coverage.measure import Attribution, Measures, PathState, measure
+from evidence_gate.coverage.decision import NO_STATEMENT, SKIPPED, UNMEASURED, Thresholds, decide
+from evidence_gate.coverage.measure import Attribution, Measures, measure
 from evidence_gate.coverage.model import Lines
+from evidence_gate.ledger.payloads.coverage import LABELS, Outcome, PathState, choices, shown
 
 DEFAULT = Thresholds(minimum=60, target=80, min_changed_lines=0, value_weighting=True)
 

@@ -20,9 +20,9 @@ from evidence_gate.coverage.model import FileHits, Lines, Sieve, Statement, Unre
 from evidence_gate.coverage.python_statements import MAX_SOURCE_BYTES, statement_lines
 from evidence_gate.coverage.registry import reader
 from evidence_gate.coverage.statements import judged_by_statement, with_statements
-from evidence_gate.gates.coverage import CoverageData
-from evidence_gate.gates.integrity import IntegrityData
 from evidence_gate.ledger.model import GateVerdict, Ledger
+from evidence_gate.ledger.payloads.coverage import CoverageData
+from evidence_gate.ledger.payloads.integrity import IntegrityData
 from evidence_gate.settings import Settings
 from tests.tools import needs, needs_tools
 

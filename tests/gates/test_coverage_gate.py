@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from evidence_gate.gates.coverage import DOC_TESTS_ONLY, CoverageData
-from evidence_gate.gates.integrity import IntegrityData
+from evidence_gate.gates.coverage import DOC_TESTS_ONLY
 from evidence_gate.ledger.model import GateVerdict
+from evidence_gate.ledger.payloads.coverage import CoverageData
+from evidence_gate.ledger.payloads.integrity import IntegrityData
 from evidence_gate.settings import Settings
 from tests.tools import needs_tools
 

@@ -9,9 +9,9 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.ledger.document import from_document, to_document
 from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger
+from evidence_gate.ledger.payloads.coverage import CoverageData
 from evidence_gate.render import render_comment, render_pr_section
 from evidence_gate.settings import Settings
 

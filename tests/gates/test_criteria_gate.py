@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from evidence_gate.criteria_source import Criterion, TagTally
+from evidence_gate.criteria_source import TagTally
 from evidence_gate.gates.criteria import CriteriaFacts, judge_criteria
 from evidence_gate.ledger.model import GateVerdict
+from evidence_gate.ledger.payloads.criteria import Criterion
 
 CHECKLIST = (Criterion(number=1, text="refunds are logged"), Criterion(number=2, text="totals round down"))
 

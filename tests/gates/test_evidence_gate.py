@@ -11,6 +11,8 @@ from evidence_gate.facts import Reports
 from evidence_gate.gates import evidence
 from evidence_gate.ledger.digest import Digest
 from evidence_gate.ledger.model import FailedTest, GateVerdict
+from evidence_gate.ledger.payload import read, schema, write
+from evidence_gate.ledger.payloads.evidence import EvidenceData
 from evidence_gate.model import Counts
 from evidence_gate.settings import Settings
 
@@ -25,7 +27,7 @@ def test_a_passing_log_passes_and_its_payload_says_how_it_was_read() -> None:
     assert gate.details[0] == (
         "no base was given, so the change itself was not inspected (give --base, or run on a pull request)"
     )
-    assert isinstance(gate.data, evidence.EvidenceData)
+    assert isinstance(gate.data, EvidenceData)
     (source,) = gate.data.sources
     assert (source.source, source.read_by, source.result) == ("build/pytest.log", "pytest", "3 tests passed")
     assert gate.data.counts == Counts(passed=3, failed=0, skipped=0)
@@ -86,8 +88,8 @@ def test_a_test_the_base_ran_and_this_run_lost_fails_it() -> None:
 
 def test_the_payload_matches_its_schema_and_reads_back_as_it_was() -> None:
     gate = evidence.judge(facts(log(counted(3, failed=1, skipped=2)), log(counted(0, source="b.log"))), SETTINGS)
-    assert isinstance(gate.data, evidence.EvidenceData)
-    document = gate.data.document()
-    jsonschema.Draft202012Validator(evidence.DATA_SCHEMA).validate(document)
-    assert evidence.read_data(document) == gate.data
+    assert isinstance(gate.data, EvidenceData)
+    document = write(gate.data)
+    jsonschema.Draft202012Validator(schema(EvidenceData)).validate(document)
+    assert read(EvidenceData, document) == gate.data
     assert [source.result for source in gate.data.sources] == ["1 of 4 tests failed, 2 skipped", "no test ran"]

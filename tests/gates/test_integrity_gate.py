@@ -13,6 +13,8 @@ from evidence_gate.integrity.report import summarise
 from evidence_gate.integrity.survey import Survey
 from evidence_gate.integrity.tagger import Inventory, TaggedHunk
 from evidence_gate.ledger.model import GateVerdict, Ledger, Verdict, overall_verdict
+from evidence_gate.ledger.payload import read, schema, write
+from evidence_gate.ledger.payloads.integrity import IntegrityData, Suppression
 from evidence_gate.model import ChangedLine, FileKind
 from evidence_gate.render import render_comment, render_job_summary, render_report
 from evidence_gate.settings import Settings
@@ -67,7 +69,7 @@ def test_without_a_base_there_is_no_change_to_inventory() -> None:
 def test_relaxations_are_listed_for_review_and_end_review_never_a_green_pass() -> None:
     gate = integrity.judge(facts(SKIP, PLAIN), SETTINGS)
     assert (gate.verdict, gate.headline) == (GateVerdict.REVIEW, "2 gate edits; tagged for review: RH-1")
-    assert isinstance(gate.data, integrity.IntegrityData)
+    assert isinstance(gate.data, IntegrityData)
     assert [(hunk.id, hunk.tags, hunk.excerpt) for hunk in gate.data.hunks] == [("H1", ("RH-1",), "+@pytest.mark.skip")]
     assert [(note.level, note.path, note.line, note.title) for note in gate.annotations] == [
         ("warning", "tests/test_cart.py", 4, "RH-1")
@@ -77,9 +79,9 @@ def test_relaxations_are_listed_for_review_and_end_review_never_a_green_pass() -
 def test_an_unjustified_suppression_is_listed_for_check_7_and_left_to_it_to_fail() -> None:
     gate = integrity.judge(facts(SKIP, NOQA), SETTINGS)
     assert gate.verdict is GateVerdict.REVIEW  # the ignore-comment audit (check 7) fails it, once
-    assert isinstance(gate.data, integrity.IntegrityData)
+    assert isinstance(gate.data, IntegrityData)
     assert gate.data.suppressions == (
-        integrity.Suppression(path="shop/cart.py", line=1, text="import os  # noqa", justified=False),
+        Suppression(path="shop/cart.py", line=1, text="import os  # noqa", justified=False),
     )
     assert [note.level for note in gate.annotations] == ["warning", "warning"]
 
@@ -120,7 +122,7 @@ def test_a_frozen_test_changed_fails_with_the_message_and_parked_criteria_are_sh
     assert gate.headline.startswith(
         "frozen red test changed: tests/test_cart.py. Make it pass by changing production code"
     )
-    assert isinstance(gate.data, integrity.IntegrityData)
+    assert isinstance(gate.data, IntegrityData)
     assert gate.data.parked == ("[S-1#2]: no failing test",)
 
 
@@ -147,10 +149,10 @@ def test_no_gate_edit_says_so() -> None:
 
 def test_the_payload_matches_its_schema_and_reads_back() -> None:
     gate = integrity.judge(facts(SKIP, NOQA, PLAIN), SETTINGS)
-    assert isinstance(gate.data, integrity.IntegrityData)
-    document = gate.data.document()
-    jsonschema.Draft202012Validator(integrity.DATA_SCHEMA).validate(document)
-    assert integrity.read_data(document) == gate.data
+    assert isinstance(gate.data, IntegrityData)
+    document = write(gate.data)
+    jsonschema.Draft202012Validator(schema(IntegrityData)).validate(document)
+    assert read(IntegrityData, document) == gate.data
 
 
 def test_hunk_text_cannot_forge_a_marker_or_a_summary_line_in_any_output() -> None:

@@ -14,15 +14,17 @@ import pytest
 from evidence_gate.effects import effects_for
 from evidence_gate.gates import strength
 from evidence_gate.gates.gate import NONE_EARLIER
-from evidence_gate.gates.registry import combine_shards
+from evidence_gate.ledger.catalog import combine_shards
 from evidence_gate.ledger.document import ledger_json, read_ledgers
 from evidence_gate.ledger.model import GateResult, GateVerdict, Ledger, Verdict, merge, overall_verdict
+from evidence_gate.ledger.payload import read, schema, write
+from evidence_gate.ledger.payloads.strength import StrengthData
+from evidence_gate.ledger.payloads.strength import Verdict as StrengthVerdict
 from evidence_gate.model import Change
 from evidence_gate.render import render_comment
 from evidence_gate.settings import Settings
 from evidence_gate.strength.session import Outcome
 from evidence_gate.strength.verdict import Judged
-from evidence_gate.strength.verdict import Verdict as StrengthVerdict
 from tests.render.checks import check_structure, quality_markers
 
 from ..conftest import CliResult, Repo, local_environment
@@ -71,9 +73,9 @@ def test_still_green_files_are_failure_annotations_and_the_headline_counts() -> 
         "tests/test_c.py: unjudged: because",
     )
     data = gate.data
-    assert isinstance(data, strength.StrengthData) and data.limit is not None
-    jsonschema.validate(data.document(), strength.DATA_SCHEMA)
-    assert strength.read_data(json.loads(json.dumps(data.document()))) == data
+    assert isinstance(data, StrengthData) and data.limit is not None
+    jsonschema.validate(write(data), schema(StrengthData))
+    assert read(StrengthData, json.loads(json.dumps(write(data)))) == data
 
 
 def test_no_test_changed_is_said_not_passed_silently() -> None:
@@ -146,7 +148,7 @@ def test_shards_merge_into_one_table_judged_again() -> None:
     second = ledger_of(result(GREEN, shard="2/2"))
     merged = merge([first, second], combine_shards).gate("strength")
     assert merged is not None and merged.verdict is GateVerdict.FAIL
-    assert isinstance(merged.data, strength.StrengthData)
+    assert isinstance(merged.data, StrengthData)
     assert [row.path for row in merged.data.tests] == ["tests/test_a.py", "tests/test_b.py"]
     assert merged.data.shards == ("1/2", "2/2")
     lone = merge([first], combine_shards).gate("strength")

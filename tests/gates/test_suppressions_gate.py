@@ -14,6 +14,9 @@ from evidence_gate.git import Git
 from evidence_gate.integrity.idioms import default_idioms
 from evidence_gate.integrity.survey import survey
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payload import read, write
+from evidence_gate.ledger.payloads.integrity import MAX_SUPPRESSIONS, IntegrityData
+from evidence_gate.ledger.payloads.suppressions import AuditData
 from evidence_gate.settings import Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import default_table
@@ -43,7 +46,7 @@ def audit(repo: Repo, project: str, line: str) -> GateResult:
     git = Git(repo.path, local_environment())
     change = collect_changes(git, first, "HEAD", classifier)
     inventory = integrity.judge(integrity.IntegrityFacts(survey=survey(git, change, default_idioms(), 200)), SETTINGS)
-    assert isinstance(inventory.data, integrity.IntegrityData)
+    assert isinstance(inventory.data, IntegrityData)
     data = inventory.data
     total, unjustified = data.suppressions_total, data.unjustified_total
     facts = suppressions.AuditFacts(lines=data.suppressions, total=total, unjustified=unjustified)
@@ -122,7 +125,7 @@ def test_a_comment_that_names_no_directive_is_not_audited(repo: Repo) -> None:
 JUSTIFIED = "x = 1  # noqa: E501 -- a generated table"
 
 
-@pytest.mark.parametrize("before", [5, integrity.MAX_SUPPRESSIONS], ids=["after 5", "after the listing cap"])
+@pytest.mark.parametrize("before", [5, MAX_SUPPRESSIONS], ids=["after 5", "after the listing cap"])
 def test_a_bare_suppression_fails_however_many_justified_ones_come_before_it(repo: Repo, before: int) -> None:
     gate = audit(repo, "python", "\n".join([JUSTIFIED] * before + ["y = 2  # noqa"]))
     assert gate.verdict is GateVerdict.FAIL
@@ -131,19 +134,19 @@ def test_a_bare_suppression_fails_however_many_justified_ones_come_before_it(rep
 
 
 def test_past_the_listing_cap_every_suppression_is_counted_and_the_rest_said_unlisted(repo: Repo) -> None:
-    over = integrity.MAX_SUPPRESSIONS + 3
+    over = MAX_SUPPRESSIONS + 3
     gate = audit(repo, "python", "\n".join([JUSTIFIED] * over))
     assert (gate.verdict, gate.headline) == (GateVerdict.PASS, f"{over:,} suppressions added, each with its reason")
-    assert isinstance(gate.data, suppressions.AuditData)
-    assert (len(gate.data.lines), gate.data.total) == (integrity.MAX_SUPPRESSIONS, over)
+    assert isinstance(gate.data, AuditData)
+    assert (len(gate.data.lines), gate.data.total) == (MAX_SUPPRESSIONS, over)
     assert gate.details[-1] == "\N{HORIZONTAL ELLIPSIS} 3 more suppressions not listed"
-    assert suppressions.read_data(gate.data.document()) == gate.data
+    assert read(AuditData, write(gate.data)) == gate.data
 
 
 def test_past_the_listing_cap_the_bare_suppressions_are_listed_before_the_justified_ones(repo: Repo) -> None:
-    lines = [JUSTIFIED] * integrity.MAX_SUPPRESSIONS + ["y = 2  # noqa"] * 2
+    lines = [JUSTIFIED] * MAX_SUPPRESSIONS + ["y = 2  # noqa"] * 2
     gate = audit(repo, "python", "\n".join(lines))
     assert (gate.verdict, gate.headline.split(" added")[0]) == (GateVerdict.FAIL, "2 suppressions")
-    assert isinstance(gate.data, suppressions.AuditData)
+    assert isinstance(gate.data, AuditData)
     assert sum(1 for line in gate.data.lines if not line.justified) == 2
-    assert len(gate.data.lines) == integrity.MAX_SUPPRESSIONS
+    assert len(gate.data.lines) == MAX_SUPPRESSIONS

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import jsonschema
 
-from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolRun, read_data
 from evidence_gate.gates.type_check import judge_tool
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payload import read, schema, write
+from evidence_gate.ledger.payloads.tools import Diagnostic, Located, ToolData, ToolRun
 from evidence_gate.model import ToolRow, ToolStatus
-from evidence_gate.quality.debt import Diagnostic, Located
 
 ROW = ToolRow(check=2, tool="linter", status=ToolStatus.DETECTED, command="ruff check .")
 
@@ -67,14 +67,14 @@ def test_a_type_error_on_an_untouched_line_is_the_bases() -> None:
 
 def test_the_located_diagnostics_round_trip_and_an_older_ledgers_run_reads_without_them() -> None:
     data = lint(Located(pre_existing=60, new=1, unlocated=0, new_shown=(OLD,), pre_existing_shown=(OLD,)), count=61)
-    document = data.document()
-    jsonschema.validate(document, DATA_SCHEMA)
-    assert read_data(document) == data
+    document = write(data)
+    jsonschema.validate(document, schema(ToolData))
+    assert read(ToolData, document) == data
     runs = document["runs"]
     assert isinstance(runs, list)
     del runs[0]["located"]
-    jsonschema.validate(document, DATA_SCHEMA)
-    assert read_data(document).located is None
+    jsonschema.validate(document, schema(ToolData))
+    assert read(ToolData, document).located is None
 
 
 def test_the_report_shows_the_exit_code_once_under_the_output_that_echoed_it() -> None:

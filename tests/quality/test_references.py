@@ -9,8 +9,10 @@ from collections.abc import Mapping
 
 import pytest
 
-from evidence_gate.gates.references import ID, MAX_REFERENCES, MAX_SOURCES, ReferencesData, read_data
+from evidence_gate.gates.references import ID, MAX_SOURCES
 from evidence_gate.ledger.model import GateVerdict
+from evidence_gate.ledger.payload import read, write
+from evidence_gate.ledger.payloads.references import MAX_REFERENCES, ReferencesData
 from evidence_gate.settings import Settings
 from tests.conftest import Repo, judge_repo
 
@@ -161,7 +163,7 @@ def test_a_dangling_reference_after_the_listing_cap_of_defined_ones_still_fails(
         MAX_REFERENCES + 1,
         1,
     )
-    assert read_data(gate.data.document()) == gate.data
+    assert read(ReferencesData, write(gate.data)) == gate.data
 
 
 def test_past_the_listing_cap_every_defined_reference_is_counted(repo: Repo) -> None:

@@ -15,8 +15,10 @@ from lxml.html import HtmlElement
 
 from evidence_gate.coverage.measure import Attribution, Measures, measure
 from evidence_gate.coverage.model import Lines
-from evidence_gate.gates.coverage import DATA_SCHEMA, CoverageData, CoverageFacts, judge, read_data
+from evidence_gate.gates.coverage import CoverageFacts, judge
 from evidence_gate.ledger.model import FailedTest, Ledger
+from evidence_gate.ledger.payload import read, schema, write
+from evidence_gate.ledger.payloads.coverage import CoverageData
 from evidence_gate.render import LimitError, render_pr_section
 from evidence_gate.settings import Settings
 from tests.render.checks import check_structure, folded, quality_markers, seen
@@ -214,10 +216,12 @@ def test_the_labels_are_kept_in_the_ledger_and_a_ledger_without_them_reads() -> 
     data = subject.gates[0].data
     assert isinstance(data, CoverageData)
     assert data.labels == ("coverage:accept-risk", "coverage:override")
-    document = data.document()
-    jsonschema.Draft202012Validator(DATA_SCHEMA).validate(document)
-    assert read_data(document) == data
+    document = write(data)
+    jsonschema.Draft202012Validator(schema(CoverageData)).validate(document)
+    assert read(CoverageData, document) == data
     del document["labels"]  # a ledger written before the labels were kept
-    jsonschema.Draft202012Validator(DATA_SCHEMA).validate(document)
-    assert read_data(document).choices == ()
-    assert not jsonschema.Draft202012Validator(DATA_SCHEMA).is_valid({**document, "labels": ["coverage:other"]})
+    jsonschema.Draft202012Validator(schema(CoverageData)).validate(document)
+    assert read(CoverageData, document).choices == ()
+    assert not jsonschema.Draft202012Validator(schema(CoverageData)).is_valid(
+        {**document, "labels": ["coverage:other"]}
+    )

@@ -9,8 +9,9 @@ import re
 import jsonschema
 
 from evidence_gate.escaping import mermaid_label
-from evidence_gate.gates.coverage import DATA_SCHEMA, CoverageData, PathRow, read_data
 from evidence_gate.ledger.model import GateVerdict
+from evidence_gate.ledger.payload import read, schema, write
+from evidence_gate.ledger.payloads.coverage import CoverageData, PathRow
 from evidence_gate.render import render_comment, render_pr_section
 from tests.render.checks import check_structure
 from tests.render.gfm import render, to_html
@@ -105,6 +106,6 @@ def test_the_pr_section_says_the_coverage_line_and_proposes_tests() -> None:
 
 def test_the_payload_matches_its_schema_and_reads_back() -> None:
     data = hostile_data(5)
-    document = data.document()
-    jsonschema.Draft202012Validator(DATA_SCHEMA).validate(document)
-    assert read_data(document) == data
+    document = write(data)
+    jsonschema.Draft202012Validator(schema(CoverageData)).validate(document)
+    assert read(CoverageData, document) == data

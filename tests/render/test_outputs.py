@@ -9,8 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from evidence_gate.gates.coverage import CoverageData
 from evidence_gate.ledger.model import Annotation, Deltas, Excerpt, GateVerdict, Ledger, Verdict
+from evidence_gate.ledger.payloads.coverage import CoverageData
 from evidence_gate.ledger.quality_record import Baseline, QualityRecord
 from evidence_gate.render import (
     comment_marker,

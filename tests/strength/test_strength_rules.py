@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from evidence_gate.errors import UsageError
+from evidence_gate.ledger.payloads.strength import Verdict
 from evidence_gate.markers import Claim, markers_for
 from evidence_gate.model import Change, ChangedFile, Counts, FileKind, FileStatus, Shard, parse_shard
 from evidence_gate.runner import CommandRun
@@ -17,7 +18,7 @@ from evidence_gate.stacks.table import default_table
 from evidence_gate.strength.evidence import RunEvidence, errors_for, new_symbols, read_run, runtime_errors
 from evidence_gate.strength.plan import THROUGH_CAP, plan
 from evidence_gate.strength.units import unit_for
-from evidence_gate.strength.verdict import Verdict, judge_base, judge_head
+from evidence_gate.strength.verdict import judge_base, judge_head
 
 PASSED = RunEvidence(
     command="pytest t.py",

@@ -15,32 +15,17 @@ The author's choices are labels: each one the pull request carries is said with 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_FLOOR, Decimal
-from enum import StrEnum
+from decimal import Decimal
 
 from evidence_gate.coverage.measure import Measures
+from evidence_gate.ledger.payloads.coverage import ACCEPT_RISK, INTENTIONAL, OVERRIDE, Outcome, shown
 
 SKIPPED = "Coverage gate: could not determine percentage — skipping."
 UNMEASURED = "Coverage gate: no coverage report measures the changed files — skipping."
 NO_STATEMENT = "Coverage gate: the changed lines hold no executable statement — skipping."
 MAX_NAMED = 5  # the files named in why there is no percentage; the rest are counted
-ACCEPT_RISK = "coverage:accept-risk"
-INTENTIONAL = "coverage:intentional"
-OVERRIDE = "coverage:override"
-LABELS = (ACCEPT_RISK, INTENTIONAL, OVERRIDE)  # the author's choices, in the order the decision reads them
-
-
-class Outcome(StrEnum):
-    SKIPPED = "skipped"
-    INFORMATIONAL = "informational"  # fewer changed lines than `min-changed-lines`
-    TARGET = "target"  # at or above the target
-    BELOW_TARGET = "below-target"  # at or above the minimum
-    ACCEPTED = "accepted"  # below the target, `coverage:accept-risk`
-    INTENTIONAL = "intentional"  # below the target, `coverage:intentional`
-    CRITICAL = "critical"  # below the minimum
-    OVERRIDDEN = "overridden"  # below the minimum, `coverage:override`
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,12 +43,6 @@ class Decision:
     value_weighted: bool  # whether `number` is the value-weighted one
     message: str
     notes: tuple[str, ...] = ()
-
-
-def shown(number: Decimal) -> str:
-    """A percentage rounded down to two decimals, without trailing zeros: `79.99`, `80`, `33.33`."""
-    text = f"{number.quantize(Decimal('0.01'), rounding=ROUND_FLOOR):f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def decide(measures: Measures | None, thresholds: Thresholds, labels: frozenset[str]) -> Decision:
@@ -158,52 +137,3 @@ def _number(measures: Measures, coverage: Decimal, thresholds: Thresholds) -> tu
         )
         return measures.value_pct, True, (note,)
     return measures.value_pct, True, ()
-
-
-@dataclass(frozen=True, kw_only=True)
-class Choice:
-    """A coverage label the pull request carries, and what it did to the decision."""
-
-    label: str
-    effect: str  # in the decision's words; a label that changed nothing says why it did not
-    applied: bool  # whether the label made the decision
-
-
-# The outcome each label makes, and what it then did, in the decision's words (X: the percentage).
-_APPLIED = {
-    ACCEPT_RISK: (Outcome.ACCEPTED, "user accepted risk at {x}, below the target: the gate passes."),
-    INTENTIONAL: (Outcome.INTENTIONAL, "paths intentionally uncovered at {x}, below the target: the gate passes."),
-    OVERRIDE: (Outcome.OVERRIDDEN, "OVERRIDDEN at {x}, below the minimum: the gate passes."),
-}
-
-
-def choices(outcome: Outcome, number: str | None, labels: Collection[str]) -> tuple[Choice, ...]:
-    """Each coverage label among `labels`, in the order the decision reads them, with what it did
-    to `outcome` (`number`: the percentage judged, as shown)."""
-    x = "no percentage" if number is None else f"{number}%"
-    return tuple(_choice(label, outcome, x) for label in LABELS if label in labels)
-
-
-def _choice(label: str, outcome: Outcome, x: str) -> Choice:
-    made, effect = _APPLIED[label]
-    if outcome is made:
-        return Choice(label=label, effect=effect.format(x=x), applied=True)
-    return Choice(label=label, effect=_unused(label, outcome, x), applied=False)
-
-
-def _unused(label: str, outcome: Outcome, x: str) -> str:
-    """Why a label the pull request carries did not make the decision."""
-    if outcome is Outcome.SKIPPED:
-        return "not needed: there is no percentage to judge."
-    if outcome is Outcome.INFORMATIONAL:
-        return f"not needed: {x} on fewer changed lines than min-changed-lines is informational only."
-    if outcome is Outcome.TARGET:
-        return f"not needed: {x} is at or above the target."
-    below_minimum = outcome in (Outcome.CRITICAL, Outcome.OVERRIDDEN)
-    if label == OVERRIDE and not below_minimum:
-        return f"not needed: {x} is not below the minimum, and {OVERRIDE} passes only coverage below it."
-    if label != OVERRIDE and below_minimum:
-        return f"no effect: {x} is below the minimum, where only {OVERRIDE} passes the gate."
-    if label == INTENTIONAL and outcome is Outcome.ACCEPTED:
-        return f"not needed: {ACCEPT_RISK} already passes the gate below the target."
-    return "no effect on this decision."  # a ledger whose outcome its labels do not explain

@@ -26,21 +26,14 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import StrEnum
 
 from evidence_gate.coverage.model import Lines
+from evidence_gate.ledger.payloads.coverage import PathState, percent
 from evidence_gate.model import Change, FileKind, FileStatus
 
 RED = "red"
 STILL_GREEN = "still-green"
 MAX_REASONS = 3  # the tests named in why some lines are not weighed; the rest are counted
-
-
-class PathState(StrEnum):
-    STRONG = "strong"  # run by a test that fails without the change
-    WEAK = "weak"  # run only by tests strength judged still-green
-    COVERED = "covered"  # run by tests whose strength is unknown: strength did not judge them
-    UNCOVERED = "uncovered"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -123,10 +116,6 @@ def changed_production_text(change: Change) -> dict[str, dict[int, str]]:
         if added := {line.number: line.text for hunk in changed.production_hunks for line in hunk.added}:
             texts[changed.path] = added
     return texts
-
-
-def percent(part: int, whole: int) -> Decimal:
-    return Decimal(part) * 100 / Decimal(whole)
 
 
 def measure(

@@ -23,32 +23,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
 
 from evidence_gate.code_lines import code_unchanged
 from evidence_gate.coverage.collect import CoverageMap
-from evidence_gate.coverage.decision import INTENTIONAL, LABELS, Decision, Outcome, Thresholds, choices, decide, shown
+from evidence_gate.coverage.decision import Decision, Thresholds, decide
 from evidence_gate.coverage.doc_tests import doc_tested
 from evidence_gate.coverage.gathering import ChangeCoverage
-from evidence_gate.coverage.measure import Attribution, CodePath, Measures, PathState, measure, percent
+from evidence_gate.coverage.measure import Attribution, CodePath, Measures, measure
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.gates.strength import ID as STRENGTH
-from evidence_gate.gates.strength import StrengthData
+from evidence_gate.gates.gate import Earlier, Gate
 from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.payloads.coverage import LABELS, MAX_PATHS, CoverageData, Outcome, PathRow, PathState, shown
+from evidence_gate.ledger.payloads.strength import ID as STRENGTH
+from evidence_gate.ledger.payloads.strength import StrengthData
 from evidence_gate.model import FileKind
 from evidence_gate.settings import CoverageFailOn, Settings
 from evidence_gate.wording import plural
 
 ID = "coverage"
 TITLE = "Coverage of the change"
-MAX_PATHS = 200  # code paths kept in the ledger; the rest are counted
 DOC_TESTS_ONLY = (
     "Coverage gate: the changed lines the report measures run only under doc tests it does not measure — skipping."
 )
 MAX_ANNOTATIONS = 50
-DIAGRAM_PATHS = 40  # past this many paths, a text tree: a Mermaid chart that large does not read
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,232 +58,6 @@ class CoverageFacts:
     stale: tuple[str, ...] = ()  # coverage reports not produced by this run (freshness.py): none is used
     missing: str | None = None  # why a coverage report was due and none was handed in
     aside: str | None = None  # changed lines set aside: run only by doc tests the report does not measure
-
-
-@dataclass(frozen=True, kw_only=True)
-class PathRow:
-    path: str
-    start: int
-    end: int
-    state: str  # strong (run by red tests), weak (only still-green ones), covered (strength unknown), uncovered
-    tests: tuple[str, ...]  # a weak path's tests, with their verdicts
-
-    @property
-    def lines(self) -> str:
-        """`line 3`, `lines 14-15`."""
-        return f"line {self.start}" if self.start == self.end else f"lines {self.start}-{self.end}"
-
-    def document(self) -> dict[str, object]:
-        return {"path": self.path, "start": self.start, "end": self.end, "state": self.state, "tests": list(self.tests)}
-
-
-STATE_WORDS = {
-    str(PathState.STRONG): "covered by tests that fail without the change",
-    str(PathState.WEAK): "weakly covered",
-    str(PathState.COVERED): "covered (test strength not judged)",
-    str(PathState.UNCOVERED): "uncovered",
-}
-
-
-@dataclass(frozen=True, kw_only=True)
-class PathNode:
-    node: str  # the diagram's node id
-    row: PathRow
-
-    @property
-    def state_words(self) -> str:
-        return STATE_WORDS[self.row.state]
-
-
-@dataclass(frozen=True, kw_only=True)
-class FileGroup:
-    node: str
-    path: str
-    paths: tuple[PathNode, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChoiceRow:
-    """A coverage label the author put on the pull request, with what it did, and for a
-    `coverage:intentional` that decided, the paths it leaves uncovered."""
-
-    label: str
-    effect: str
-    paths: tuple[PathRow, ...]
-
-
-@dataclass(frozen=True, kw_only=True)
-class CoverageData:
-    total: int  # executable changed lines
-    covered: int  # of them, run by any test
-    strong: int | None  # of them, run by a red test; None: value weighting unavailable
-    value_weighted: bool  # whether the gate judged the value-weighted number
-    number: str | None  # the percentage judged, rounded down; None: skipped
-    outcome: str
-    paths: tuple[PathRow, ...]  # the first MAX_PATHS
-    paths_total: int
-    unmapped: tuple[str, ...]
-    unmapped_total: int
-    unknown: int = 0  # of them, run by tests strength did not judge: counted as coverage of any test
-    labels: tuple[str, ...] = ()  # the coverage labels the pull request carries (decision.LABELS, in that order)
-
-    @property
-    def coverage_pct(self) -> str | None:
-        return shown(percent(self.covered, self.total)) if self.total else None
-
-    @property
-    def current(self) -> str | None:
-        """The quality report's Results cell: the percentage judged."""
-        return None if self.number is None else f"{self.number}%"
-
-    @property
-    def value_pct(self) -> str | None:
-        if not self.total or self.strong is None:
-            return None
-        return shown(percent(self.strong + self.unknown, self.total))
-
-    @property
-    def weak(self) -> int:
-        return sum(1 for row in self.paths if row.state == PathState.WEAK)
-
-    @property
-    def gaps(self) -> int:
-        return sum(1 for row in self.paths if row.state == PathState.UNCOVERED)
-
-    @property
-    def summary_line(self) -> str:
-        """The PR body's one line: `Coverage: X% value-weighted (Y% including W weakly covered paths), N gaps.`"""
-        if self.number is None:
-            return "Coverage: could not determine percentage."
-        kind = " value-weighted" if self.value_weighted else ""
-        return (
-            f"Coverage: {self.number}%{kind} ({self.coverage_pct}% including {self.weak} weakly covered paths), "
-            f"{self.gaps} gaps."
-        )
-
-    @property
-    def files(self) -> tuple[FileGroup, ...]:
-        """The paths grouped by file, in order, with a node id each for the diagram."""
-        grouped: dict[str, list[PathNode]] = {}
-        for index, row in enumerate(self.paths):
-            grouped.setdefault(row.path, []).append(PathNode(node=f"p{index}", row=row))
-        return tuple(
-            FileGroup(node=f"f{index}", path=path, paths=tuple(rows))
-            for index, (path, rows) in enumerate(grouped.items())
-        )
-
-    @property
-    def diagram(self) -> bool:
-        """Whether the paths fit a Mermaid chart; past that, `tree` shows them."""
-        return 0 < len(self.paths) <= DIAGRAM_PATHS
-
-    @property
-    def tree(self) -> str:
-        """The paths as a text tree: each file, then its paths with their state."""
-        lines = []
-        for group in self.files:
-            lines.append(group.path)
-            lines += [f"  {item.row.lines}: {item.state_words}" for item in group.paths]
-        if self.paths_total > len(self.paths):
-            lines.append(f"... and {self.paths_total - len(self.paths)} more paths")
-        return "\n".join(lines)
-
-    @property
-    def choices(self) -> tuple[ChoiceRow, ...]:
-        """The author's coverage labels, each with what it did to the decision (one that did nothing
-        says so); a `coverage:intentional` that decided names the uncovered paths it leaves."""
-        return tuple(
-            ChoiceRow(
-                label=choice.label,
-                effect=choice.effect,
-                paths=self.proposed_tests if choice.applied and choice.label == INTENTIONAL else (),
-            )
-            for choice in choices(Outcome(self.outcome), self.number, self.labels)
-        )
-
-    @property
-    def proposed_strengthening(self) -> tuple[PathRow, ...]:
-        return tuple(row for row in self.paths if row.state == PathState.WEAK)
-
-    @property
-    def proposed_tests(self) -> tuple[PathRow, ...]:
-        return tuple(row for row in self.paths if row.state == PathState.UNCOVERED)
-
-    def document(self) -> dict[str, object]:
-        return {
-            "total": self.total,
-            "covered": self.covered,
-            "strong": self.strong,
-            "value_weighted": self.value_weighted,
-            "number": self.number,
-            "outcome": self.outcome,
-            "paths": [row.document() for row in self.paths],
-            "paths_total": self.paths_total,
-            "unmapped": list(self.unmapped),
-            "unmapped_total": self.unmapped_total,
-            "unknown": self.unknown,
-            "labels": list(self.labels),
-        }
-
-
-def read_data(document: Any) -> CoverageData:
-    return CoverageData(
-        total=document["total"],
-        covered=document["covered"],
-        strong=document["strong"],
-        value_weighted=document["value_weighted"],
-        number=document["number"],
-        outcome=document["outcome"],
-        paths=tuple(
-            PathRow(path=row["path"], start=row["start"], end=row["end"], state=row["state"], tests=tuple(row["tests"]))
-            for row in document["paths"]
-        ),
-        paths_total=document["paths_total"],
-        unmapped=tuple(document["unmapped"]),
-        unmapped_total=document["unmapped_total"],
-        unknown=document.get("unknown", 0),  # absent from ledgers written before it was kept
-        labels=tuple(document.get("labels", ())),  # likewise
-    )
-
-
-_COUNT = {"type": "integer", "minimum": 0}
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        *("total", "covered", "strong", "value_weighted", "number", "outcome"),
-        *("paths", "paths_total", "unmapped", "unmapped_total"),
-    ],
-    "properties": {
-        "total": _COUNT,
-        "covered": _COUNT,
-        "strong": {"type": ["integer", "null"], "minimum": 0},
-        "value_weighted": {"type": "boolean"},
-        "number": {"type": ["string", "null"], "pattern": "^[0-9]{1,3}(\\.[0-9]{1,2})?$"},
-        "outcome": {"enum": [str(outcome) for outcome in Outcome]},
-        "paths": {
-            "type": "array",
-            "maxItems": MAX_PATHS,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["path", "start", "end", "state", "tests"],
-                "properties": {
-                    "path": {"type": "string"},
-                    "start": {"type": "integer", "minimum": 1},
-                    "end": {"type": "integer", "minimum": 1},
-                    "state": {"enum": [str(state) for state in PathState]},
-                    "tests": {"type": "array", "items": {"type": "string"}},
-                },
-            },
-        },
-        "paths_total": _COUNT,
-        "unmapped": {"type": "array", "items": {"type": "string"}},
-        "unmapped_total": _COUNT,
-        "unknown": _COUNT,
-        "labels": {"type": "array", "uniqueItems": True, "items": {"enum": list(LABELS)}},
-    },
-}
 
 
 def strength_verdicts(earlier: Earlier) -> tuple[Mapping[str, str] | None, Mapping[str, str], str | None]:
@@ -484,5 +256,5 @@ GATE: Gate[CoverageFacts] = Gate(
     title=TITLE,
     gather=gather,
     judge=judge,
-    data=DataType(schema=DATA_SCHEMA, read=read_data),
+    data=CoverageData,
 )

@@ -11,12 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from pathlib import PurePosixPath
-from typing import Any
 
 from evidence_gate.criteria_source import (
-    Criterion,
     TagTally,
     TooManyCriteria,
     criteria_from_body,
@@ -26,9 +23,10 @@ from evidence_gate.criteria_source import (
 from evidence_gate.effects import Effects
 from evidence_gate.errors import UsageError
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.gates.gate import Earlier, Gate
 from evidence_gate.integrity.frozen import RECORD, parse_record
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payloads.criteria import CriteriaData, Criterion, CriterionResult, CriterionStatus
 from evidence_gate.model import TestSummary
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
@@ -39,38 +37,6 @@ _STORY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 # JavaScript's syntax characters and `/`: escaping them is valid in a `u`-flag RegExp, Python's re
 # and RE2 alike. Anything else escaped (`\-`, `\#`, as re.escape does) is a syntax error under `u`.
 _REGEX_SYNTAX = re.compile(r"[.*+?^${}()|\[\]\\/]")
-
-
-class CriterionStatus(StrEnum):
-    GREEN = "green"
-    RED = "red"
-    MISSING = "missing"
-    PARKED = "parked"  # the freeze could not prove it red: shown as parked, never as proven
-    UNVERIFIABLE = "unverifiable"  # marked `(manual)`: a reviewer's judgment, shown and never blocking
-
-
-@dataclass(frozen=True, kw_only=True)
-class CriterionResult:
-    criterion: Criterion
-    tag: str
-    status: CriterionStatus
-    reason: str
-    tests: tuple[tuple[str, str], ...] = ()  # (test name, outcome)
-
-    @property
-    def shown(self) -> str:
-        """The criterion as a row shows it: its tag and its text."""
-        return f"{self.tag} {self.criterion.text}" if self.criterion.text else self.tag
-
-    def document(self) -> dict[str, object]:
-        return {
-            "n": self.criterion.number,
-            "tag": self.tag,
-            "text": self.criterion.text,
-            "status": str(self.status),
-            "reason": self.reason,
-            "tests": [{"name": name, "outcome": outcome} for name, outcome in self.tests],
-        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -189,65 +155,6 @@ class CriteriaFacts:
     files: Mapping[str, bool] = field(default_factory=dict)  # a file a criterion names -> whether it is at head
 
 
-@dataclass(frozen=True, kw_only=True)
-class CriteriaData:
-    story: str | None
-    criteria: tuple[CriterionResult, ...]
-
-    def document(self) -> dict[str, object]:
-        return {"story": self.story, "criteria": [item.document() for item in self.criteria]}
-
-
-def read_data(document: Any) -> CriteriaData:
-    return CriteriaData(
-        story=document["story"],
-        criteria=tuple(
-            CriterionResult(
-                criterion=Criterion(number=item["n"], text=item["text"]),
-                tag=item["tag"],
-                status=CriterionStatus(item["status"]),
-                reason=item["reason"],
-                tests=tuple((test["name"], test["outcome"]) for test in item["tests"]),
-            )
-            for item in document["criteria"]
-        ),
-    )
-
-
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["story", "criteria"],
-    "properties": {
-        "story": {"type": ["string", "null"]},
-        "criteria": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["n", "tag", "text", "status", "reason", "tests"],
-                "properties": {
-                    "n": {"type": "integer", "minimum": 1},
-                    "tag": {"type": "string"},
-                    "text": {"type": ["string", "null"]},
-                    "status": {"enum": [str(status) for status in CriterionStatus]},
-                    "reason": {"type": "string"},
-                    "tests": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["name", "outcome"],
-                            "properties": {"name": {"type": "string"}, "outcome": {"type": "string"}},
-                        },
-                    },
-                },
-            },
-        },
-    },
-}
-
-
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> CriteriaFacts:
     """The body's checklist parsed and, when there is something to judge, the tags looked up in the
     test files (one `git grep`)."""
@@ -360,6 +267,5 @@ GATE: Gate[CriteriaFacts] = Gate(
     title=TITLE,
     gather=gather,
     judge=judge,
-    data=DataType(schema=DATA_SCHEMA, read=read_data),
-    silent=frozenset({GateVerdict.UNVERIFIABLE}),
+    data=CriteriaData,
 )

@@ -9,166 +9,22 @@ the reports weighed with the logs as one run, and with a baseline, the kept-test
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from evidence_gate.claims import ClaimFacts, ClaimVerdict, judge_claim
 from evidence_gate.facts import MAX_TEST_IDENTITIES, Facts
-from evidence_gate.gates.gate import DataType, Gate, shared_facts
+from evidence_gate.gates.gate import Gate, shared_facts
 from evidence_gate.kept_tests import KeptTestsFacts, evaluate_kept_tests
 from evidence_gate.ledger.digest import Digest
 from evidence_gate.ledger.model import Annotation, Excerpt, GateResult, GateVerdict
+from evidence_gate.ledger.payloads.evidence import EvidenceData, SourceRead
 from evidence_gate.markers import Claim
 from evidence_gate.model import Change, Counts, FileKind, TestSummary
 from evidence_gate.settings import Settings
 from evidence_gate.tool_lookup import unchanged_sources
-from evidence_gate.wording import failed_of, plural
+from evidence_gate.wording import plural
 
 ID = "evidence"
 TITLE = "Test evidence"
-
-
-@dataclass(frozen=True, kw_only=True)
-class SourceRead:
-    """One log or report, as its parser read it."""
-
-    source: str
-    parser: str | None
-    status: str  # passed | failed | no-tests | unparsed (`SummaryStatus`)
-    counts: Counts | None
-    reason: str | None  # why it is unparsed
-    exit_code: int | None  # the exit code a log records
-
-    @property
-    def read_by(self) -> str:
-        return self.parser or "no parser"
-
-    @property
-    def result(self) -> str:
-        """What it says, in a reviewer's words: "3 of 812 tests failed", "unparsed: <why>"."""
-        counts = self.counts
-        if counts is None:
-            return f"unparsed: {self.reason or 'no count'}"
-        skipped = f", {counts.skipped:,} skipped" if counts.skipped else ""
-        if counts.failed:
-            return failed_of(counts) + skipped
-        if counts.executed == 0:
-            return f"no test ran{skipped}"
-        return f"{plural(counts.executed, 'test')} passed{skipped}"
-
-    def document(self) -> dict[str, object]:
-        return {
-            "source": self.source,
-            "parser": self.parser,
-            "status": self.status,
-            "counts": _counts(self.counts),
-            "reason": self.reason,
-            "exit_code": self.exit_code,
-        }
-
-
-@dataclass(frozen=True, kw_only=True)
-class EvidenceData:
-    counts: Counts | None  # the run's, as weighed
-    counts_source: str | None
-    sources: tuple[SourceRead, ...]
-    stale: tuple[str, ...]
-    refused: tuple[str, ...]
-    unmatched: tuple[str, ...]  # `reports` globs that matched no file
-    fresh_after: str  # where the run's start came from
-    first_error: str | None = None  # the first failed test and its message's first line: the failure's signature
-
-    def document(self) -> dict[str, object]:
-        return {
-            "first_error": self.first_error,
-            "counts": _counts(self.counts),
-            "counts_source": self.counts_source,
-            "sources": [source.document() for source in self.sources],
-            "stale": list(self.stale),
-            "refused": list(self.refused),
-            "unmatched": list(self.unmatched),
-            "fresh_after": self.fresh_after,
-        }
-
-
-def _counts(counts: Counts | None) -> dict[str, int] | None:
-    if counts is None:
-        return None
-    return {"passed": counts.passed, "failed": counts.failed, "skipped": counts.skipped}
-
-
-def _read_counts(document: dict[str, int] | None) -> Counts | None:
-    return None if document is None else Counts(**document)
-
-
-def read_data(document: Any) -> EvidenceData:
-    return EvidenceData(
-        counts=_read_counts(document["counts"]),
-        counts_source=document["counts_source"],
-        sources=tuple(
-            SourceRead(
-                source=item["source"],
-                parser=item["parser"],
-                status=item["status"],
-                counts=_read_counts(item["counts"]),
-                reason=item["reason"],
-                exit_code=item["exit_code"],
-            )
-            for item in document["sources"]
-        ),
-        stale=tuple(document["stale"]),
-        refused=tuple(document["refused"]),
-        unmatched=tuple(document["unmatched"]),
-        fresh_after=document["fresh_after"],
-        first_error=document.get("first_error"),
-    )
-
-
-_TEXT = {"type": "string"}
-_OPTIONAL_TEXT = {"type": ["string", "null"]}
-_COUNT = {"type": "integer", "minimum": 0}
-_COUNTS = {
-    "oneOf": [
-        {"type": "null"},
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["passed", "failed", "skipped"],
-            "properties": {"passed": _COUNT, "failed": _COUNT, "skipped": _COUNT},
-        },
-    ]
-}
-_LINES = {"type": "array", "items": _TEXT}
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["counts", "counts_source", "sources", "stale", "refused", "unmatched", "fresh_after"],
-    "properties": {
-        "counts": _COUNTS,
-        "counts_source": _OPTIONAL_TEXT,
-        "sources": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["source", "parser", "status", "counts", "reason", "exit_code"],
-                "properties": {
-                    "source": _TEXT,
-                    "parser": _OPTIONAL_TEXT,
-                    "status": {"enum": ["passed", "failed", "no-tests", "unparsed"]},
-                    "counts": _COUNTS,
-                    "reason": _OPTIONAL_TEXT,
-                    "exit_code": {"type": ["integer", "null"]},
-                },
-            },
-        },
-        "stale": _LINES,
-        "refused": _LINES,
-        "unmatched": _LINES,
-        "fresh_after": _TEXT,
-        "first_error": _OPTIONAL_TEXT,
-    },
-}
 
 
 def judge(facts: Facts, settings: Settings) -> GateResult:
@@ -386,5 +242,5 @@ GATE: Gate[Facts] = Gate(
     title=TITLE,
     gather=shared_facts,
     judge=judge,
-    data=DataType(schema=DATA_SCHEMA, read=read_data),
+    data=EvidenceData,
 )

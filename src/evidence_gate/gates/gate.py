@@ -7,9 +7,11 @@ of the gates judged before it, by id: coverage weighs its lines by what strength
 settings)` decides, from values only, so a test hands it literal facts. A gate switched off by the
 configuration (`gates-off`) is neither gathered nor judged: it is shown as off.
 
-Its payload (`GateResult.data`) is a typed value of the gate's own, written into the ledger with
-`document()` and read back through `data`: the payload's JSON Schema and its reader. Its partial
-template, `templates/gates/<id>.md.j2`, lays the payload out wherever the gate is shown.
+Its payload (`GateResult.data`) is a typed value of the gate's own, `data`: a dataclass under
+ledger/payloads/, declared once (ledger/payload.py derives its JSON Schema, its reader and its
+writer), and named by the gate's entry in the catalog (ledger/catalog.py), which is all a reader of
+ledgers needs. Its partial template, `templates/gates/<id>.md.j2`, lays the payload out wherever the
+gate is shown.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
@@ -26,17 +28,6 @@ from evidence_gate.ledger.model import GateData, GateResult, GateVerdict
 from evidence_gate.settings import Settings
 
 F = TypeVar("F")
-
-
-@dataclass(frozen=True, kw_only=True)
-class DataType:
-    """A gate payload's JSON form: its schema (checked when a ledger is read) and its reader."""
-
-    schema: Mapping[str, Any]
-    read: Callable[[Any], GateData]
-    # Two shards' payloads of one run as one result, judged again (a strength table split by
-    # `strength-shard`); None: shards keep the worse result, and the payload only where they agree.
-    combine: Callable[[GateData, GateData], GateResult] | None = None
 
 
 Earlier = Mapping[str, GateResult]
@@ -54,10 +45,7 @@ class Gate(Generic[F]):
     title: str
     gather: Callable[[Facts, Settings, Effects, Earlier], F]
     judge: Callable[[F, Settings], GateResult]
-    data: DataType | None = None
-    # The verdicts that say nothing (ledger.SILENT) this gate can give besides `off`: a ledger made
-    # elsewhere that shows another one for it is refused (github/publish.py).
-    silent: frozenset[GateVerdict] = frozenset()
+    data: type[GateData] | None = None  # its payload's type: the catalog's entry names the same
 
     def result(self, facts: Facts, settings: Settings, effects: Effects, earlier: Earlier = NONE_EARLIER) -> GateResult:
         if self.id in settings.gates_off:

@@ -21,18 +21,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
 from evidence_gate.coverage.doc_tests import doc_tested
 from evidence_gate.effects import Effects
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.gates.gate import Earlier, Gate
 from evidence_gate.integrity.idioms import default_idioms
-from evidence_gate.integrity.report import DEFAULT_READ_CAP, TAG_NAMES, eligible, first_line, hunk_id
+from evidence_gate.integrity.report import DEFAULT_READ_CAP, eligible, first_line, hunk_id
 from evidence_gate.integrity.survey import Survey, survey
 from evidence_gate.integrity.tagger import TaggedHunk
 from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.payloads.integrity import (
+    MAX_SUPPRESSIONS,
+    TAG_NAMES,
+    HunkGroup,
+    HunkRead,
+    IntegrityData,
+    Suppression,
+)
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 
@@ -40,7 +47,6 @@ ID = "gate-integrity"
 TITLE = "Gate integrity"
 EXCERPT_LINES = 40  # of each tagged hunk, in the payload; the inventory's artifact holds every line
 EXCERPT_CHARS = 300  # of a suppression's line
-MAX_SUPPRESSIONS = 1_000  # listed in the payload; every one is counted (`suppressions_total`)
 GROUP_AT = 5  # hunks with the same tags in one folder read as one line
 
 
@@ -49,228 +55,6 @@ class IntegrityFacts:
     survey: Survey | None
     problem: str | None = None  # why there is no survey
     no_change: bool = False  # no base: there is no change to inventory (a push, the CLI without --base)
-
-
-@dataclass(frozen=True, kw_only=True)
-class HunkRead:
-    """A tagged hunk as reviewers read it."""
-
-    id: str
-    path: str
-    header: str
-    tags: tuple[str, ...]
-    failing: bool
-    excerpt: str  # the hunk's lines, `+` and `-`, the first EXCERPT_LINES of them
-
-    @property
-    def tag_names(self) -> str:
-        return ", ".join(f"{tag} {TAG_NAMES[tag.rstrip('?')]}" for tag in self.tags)
-
-    def document(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "path": self.path,
-            "header": self.header,
-            "tags": list(self.tags),
-            "failing": self.failing,
-            "excerpt": self.excerpt,
-        }
-
-
-@dataclass(frozen=True, kw_only=True)
-class HunkGroup:
-    """Tagged hunks of one folder with the same tags, read as one line: `RH-3 x312 under tests/unit/`."""
-
-    tags: tuple[str, ...]
-    folder: str  # `tests/data/`; `.` for the top
-    count: int
-    files: int
-
-    @property
-    def tag_names(self) -> str:
-        return ", ".join(f"{tag} {TAG_NAMES[tag.rstrip('?')]}" for tag in self.tags)
-
-    @property
-    def line(self) -> str:
-        where = "at the top" if self.folder == "." else f"under {self.folder}"
-        files = f" ({plural(self.files, 'file')})" if self.files != self.count else ""
-        return f"{','.join(self.tags)} \N{MULTIPLICATION SIGN}{self.count} {where}{files}"
-
-    def document(self) -> dict[str, object]:
-        return {"tags": list(self.tags), "folder": self.folder, "count": self.count, "files": self.files}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Suppression:
-    """A suppression or coverage exclusion the change adds (RH-6, RH-7): check 7 audits it."""
-
-    path: str
-    line: int
-    text: str
-    justified: bool  # a reason follows it on its line; a rule code alone is not one
-    fix: str = ""  # unjustified: the line's directive with its reason's place (`<directive>  # <why>`)
-
-    def document(self) -> dict[str, object]:
-        fix = {"fix": self.fix} if self.fix else {}
-        return {"path": self.path, "line": self.line, "text": self.text, "justified": self.justified, **fix}
-
-
-@dataclass(frozen=True, kw_only=True)
-class IntegrityData:
-    summary_line: str  # GATE_SUMMARY: …
-    listed: int
-    eligible: int
-    inspected: int
-    unread: int
-    tagged: dict[str, int]
-    languages_unlisted: tuple[str, ...]
-    hunks: tuple[HunkRead, ...]  # the tagged hunks read
-    failures: tuple[str, ...]
-    parked: tuple[str, ...]  # `[S-1#2]: why`, criteria the freeze could not prove red
-    suppressions: tuple[Suppression, ...] = ()  # the first MAX_SUPPRESSIONS, each unjustified one first
-    groups: tuple[HunkGroup, ...] = ()  # tagged hunks read as one line each group (not in `hunks`)
-    suppressions_total: int = 0  # every suppression the change adds, listed or not
-    unjustified_total: int = 0  # of those, the ones without a reason, listed or not
-
-    @property
-    def partial(self) -> bool:
-        return self.unread > 0
-
-    def document(self) -> dict[str, object]:
-        return {
-            "summary_line": self.summary_line,
-            "listed": self.listed,
-            "eligible": self.eligible,
-            "inspected": self.inspected,
-            "unread": self.unread,
-            "tagged": dict(self.tagged),
-            "languages_unlisted": list(self.languages_unlisted),
-            "hunks": [hunk.document() for hunk in self.hunks],
-            "failures": list(self.failures),
-            "parked": list(self.parked),
-            "suppressions": [item.document() for item in self.suppressions],
-            "groups": [group.document() for group in self.groups],
-            "suppressions_total": self.suppressions_total,
-            "unjustified_total": self.unjustified_total,
-        }
-
-
-def read_data(document: Any) -> IntegrityData:
-    listed = tuple(Suppression(**item) for item in document["suppressions"])
-    return IntegrityData(
-        summary_line=document["summary_line"],
-        listed=document["listed"],
-        eligible=document["eligible"],
-        inspected=document["inspected"],
-        unread=document["unread"],
-        tagged=dict(document["tagged"]),
-        languages_unlisted=tuple(document["languages_unlisted"]),
-        hunks=tuple(
-            HunkRead(
-                id=item["id"],
-                path=item["path"],
-                header=item["header"],
-                tags=tuple(item["tags"]),
-                failing=item["failing"],
-                excerpt=item["excerpt"],
-            )
-            for item in document["hunks"]
-        ),
-        failures=tuple(document["failures"]),
-        parked=tuple(document["parked"]),
-        suppressions=listed,
-        groups=tuple(  # a ledger written before groups has none
-            HunkGroup(tags=tuple(item["tags"]), folder=item["folder"], count=item["count"], files=item["files"])
-            for item in document.get("groups", ())
-        ),
-        # a ledger written before the totals were kept counted only what it listed
-        suppressions_total=document.get("suppressions_total", len(listed)),
-        unjustified_total=document.get("unjustified_total", sum(1 for item in listed if not item.justified)),
-    )
-
-
-_COUNT = {"type": "integer", "minimum": 0}
-_TEXTS = {"type": "array", "items": {"type": "string"}}
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": [
-        "summary_line",
-        "listed",
-        "eligible",
-        "inspected",
-        "unread",
-        "tagged",
-        "languages_unlisted",
-        "hunks",
-        "failures",
-        "parked",
-        "suppressions",
-    ],
-    "properties": {
-        "summary_line": {"type": "string"},
-        "listed": _COUNT,
-        "eligible": _COUNT,
-        "inspected": _COUNT,
-        "unread": _COUNT,
-        "tagged": {
-            "type": "object",
-            "propertyNames": {"pattern": "^RH-[0-9]{1,2}[?]?$"},
-            "additionalProperties": _COUNT,
-        },
-        "languages_unlisted": _TEXTS,
-        "hunks": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["id", "path", "header", "tags", "failing", "excerpt"],
-                "properties": {
-                    "id": {"type": "string"},
-                    "path": {"type": "string"},
-                    "header": {"type": "string"},
-                    "tags": {"type": "array", "items": {"type": "string", "pattern": "^RH-(1[0-5]|[1-9])[?]?$"}},
-                    "failing": {"type": "boolean"},
-                    "excerpt": {"type": "string"},
-                },
-            },
-        },
-        "failures": _TEXTS,
-        "parked": _TEXTS,
-        "suppressions": {
-            "type": "array",
-            "maxItems": MAX_SUPPRESSIONS,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["path", "line", "text", "justified"],
-                "properties": {
-                    "path": {"type": "string"},
-                    "line": {"type": "integer", "minimum": 1},
-                    "text": {"type": "string"},
-                    "justified": {"type": "boolean"},
-                    "fix": {"type": "string"},
-                },
-            },
-        },
-        "groups": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["tags", "folder", "count", "files"],
-                "properties": {
-                    "tags": {"type": "array", "items": {"type": "string", "pattern": "^RH-(1[0-5]|[1-9])[?]?$"}},
-                    "folder": {"type": "string"},
-                    "count": {"type": "integer", "minimum": 1},
-                    "files": {"type": "integer", "minimum": 1},
-                },
-            },
-        },
-        "suppressions_total": _COUNT,
-        "unjustified_total": _COUNT,
-    },
-}
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> IntegrityFacts:
@@ -451,5 +235,5 @@ GATE: Gate[IntegrityFacts] = Gate(
     title=TITLE,
     gather=gather,
     judge=judge,
-    data=DataType(schema=DATA_SCHEMA, read=read_data),
+    data=IntegrityData,
 )

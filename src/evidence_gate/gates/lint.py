@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, gather_tool, read_data
+from evidence_gate.gates.gate import Earlier, Gate
+from evidence_gate.gates.tools import ToolSpec, gather_tool
 from evidence_gate.gates.type_check import judge_tool
 from evidence_gate.ledger.model import GateResult
+from evidence_gate.ledger.payloads.tools import ToolData
 from evidence_gate.settings import Settings
 
 ID = "lint"
@@ -30,6 +31,4 @@ def judge(data: ToolData, settings: Settings) -> GateResult:
     return judge_tool(ID, TITLE, data, allow_baseline=True)
 
 
-GATE: Gate[ToolData] = Gate(
-    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
-)
+GATE: Gate[ToolData] = Gate(id=ID, title=TITLE, gather=gather, judge=judge, data=ToolData)

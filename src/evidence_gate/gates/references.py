@@ -16,14 +16,14 @@ MAX_REFERENCES (the dangling ones first) and counts them all, and the counts dec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pathspec
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.gates.gate import Earlier, Gate
 from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.payloads.references import MAX_REFERENCES, Reference, ReferencesData
 from evidence_gate.model import FileKind
 from evidence_gate.quality.truth_sources import MAX_SOURCE_BYTES, Unreadable, keys
 from evidence_gate.settings import Settings
@@ -32,83 +32,8 @@ from evidence_gate.wording import plural
 
 ID = "references"
 TITLE = "References"
-MAX_REFERENCES = 5_000  # listed in the payload; every one is judged and counted
 MAX_SOURCES = 2_000
 _SKIPPED_KINDS = frozenset({FileKind.DOCS, FileKind.SNAPSHOT})
-
-
-@dataclass(frozen=True, kw_only=True)
-class Reference:
-    path: str
-    line: int
-    key: str
-    found: bool
-
-    def document(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "key": self.key, "found": self.found}
-
-
-@dataclass(frozen=True, kw_only=True)
-class ReferencesData:
-    sources: tuple[str, ...]  # the truth-source files read at head
-    unreadable: tuple[str, ...]  # `path: why`
-    references: tuple[Reference, ...]  # the first MAX_REFERENCES, each dangling one first
-    total: int  # every reference the change adds, listed or not
-    dangling_total: int  # of those, the ones no truth source defines, listed or not
-
-    @property
-    def dangling(self) -> tuple[Reference, ...]:
-        """The dangling references listed; `dangling_total` counts them all."""
-        return tuple(reference for reference in self.references if not reference.found)
-
-    def document(self) -> dict[str, object]:
-        return {
-            "sources": list(self.sources),
-            "unreadable": list(self.unreadable),
-            "references": [reference.document() for reference in self.references],
-            "total": self.total,
-            "dangling_total": self.dangling_total,
-        }
-
-
-_TEXTS = {"type": "array", "items": {"type": "string"}}
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["sources", "unreadable", "references"],
-    "properties": {
-        "sources": _TEXTS,
-        "unreadable": _TEXTS,
-        "references": {
-            "type": "array",
-            "maxItems": MAX_REFERENCES,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["path", "line", "key", "found"],
-                "properties": {
-                    "path": {"type": "string"},
-                    "line": {"type": "integer", "minimum": 1},
-                    "key": {"type": "string"},
-                    "found": {"type": "boolean"},
-                },
-            },
-        },
-        "total": {"type": "integer", "minimum": 0},
-        "dangling_total": {"type": "integer", "minimum": 0},
-    },
-}
-
-
-def read_data(document: Any) -> ReferencesData:
-    references = tuple(Reference(**item) for item in document["references"])
-    return ReferencesData(  # a ledger written before the totals were kept counted only what it listed
-        sources=tuple(document["sources"]),
-        unreadable=tuple(document["unreadable"]),
-        references=references,
-        total=document.get("total", len(references)),
-        dangling_total=document.get("dangling_total", sum(1 for item in references if not item.found)),
-    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -272,6 +197,4 @@ def judge(facts: ReferencesFacts, settings: Settings) -> GateResult:
     return GateResult(id=ID, title=TITLE, verdict=GateVerdict.PASS, headline=headline, data=data)
 
 
-GATE: Gate[ReferencesFacts] = Gate(
-    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
-)
+GATE: Gate[ReferencesFacts] = Gate(id=ID, title=TITLE, gather=gather, judge=judge, data=ReferencesData)

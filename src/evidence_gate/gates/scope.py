@@ -8,7 +8,6 @@ a reviewer reads it beside the diff. The configuration's, when set, is the one t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pathspec
 
@@ -16,57 +15,15 @@ from evidence_gate.body_lists import label_line, listed_under
 from evidence_gate.documents import clipped
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
+from evidence_gate.gates.gate import Earlier, Gate
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payloads.scope import MAX_GLOBS, MAX_LISTED, ScopeData
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 
 ID = "scope"
 TITLE = "Scope"
-MAX_LISTED = 200
 _LABEL = label_line("Scope")
-
-
-@dataclass(frozen=True, kw_only=True)
-class ScopeData:
-    source: str  # `the configuration's scope` or `the pull request's Scope: list`
-    globs: tuple[str, ...]
-    changed: int
-    outside: tuple[str, ...]  # the first MAX_LISTED changed files outside the scope
-    outside_total: int
-
-    def document(self) -> dict[str, object]:
-        return {
-            "source": self.source,
-            "globs": list(self.globs),
-            "changed": self.changed,
-            "outside": list(self.outside),
-            "outside_total": self.outside_total,
-        }
-
-
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["source", "globs", "changed", "outside", "outside_total"],
-    "properties": {
-        "source": {"type": "string"},
-        "globs": {"type": "array", "maxItems": 1000, "items": {"type": "string"}},
-        "changed": {"type": "integer", "minimum": 0},
-        "outside": {"type": "array", "maxItems": MAX_LISTED, "items": {"type": "string"}},
-        "outside_total": {"type": "integer", "minimum": 0},
-    },
-}
-
-
-def read_data(document: Any) -> ScopeData:
-    return ScopeData(
-        source=document["source"],
-        globs=tuple(document["globs"]),
-        changed=document["changed"],
-        outside=tuple(document["outside"]),
-        outside_total=document["outside_total"],
-    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,7 +35,7 @@ class ScopeFacts:
 
 def body_scope(body: str) -> tuple[str, ...]:
     """The globs a body declares: `Scope: a, b` on one line, or a list under a `Scope:` line."""
-    return listed_under(body, _LABEL, 1000)
+    return listed_under(body, _LABEL, MAX_GLOBS)
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> ScopeFacts:
@@ -129,6 +86,4 @@ def judge(facts: ScopeFacts, settings: Settings) -> GateResult:
     return GateResult(id=ID, title=TITLE, verdict=GateVerdict.PASS, headline=headline, data=data)
 
 
-GATE: Gate[ScopeFacts] = Gate(
-    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
-)
+GATE: Gate[ScopeFacts] = Gate(id=ID, title=TITLE, gather=gather, judge=judge, data=ScopeData)

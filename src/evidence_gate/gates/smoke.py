@@ -8,9 +8,10 @@ from __future__ import annotations
 from evidence_gate.body_lists import label_line, listed_under
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, read_data, read_logs, run_tool
+from evidence_gate.gates.gate import Earlier, Gate
+from evidence_gate.gates.tools import ToolSpec, read_logs, run_tool
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payloads.tools import ToolData
 from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
@@ -91,6 +92,5 @@ GATE: Gate[ToolData] = Gate(
     title=TITLE,
     gather=gather,
     judge=judge,
-    data=DataType(schema=DATA_SCHEMA, read=read_data),
-    silent=frozenset({GateVerdict.INFO}),
+    data=ToolData,
 )

@@ -10,15 +10,14 @@ unjustified ones first) and counts them all, and the counts decide."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.gates.integrity import DATA_SCHEMA as INTEGRITY_SCHEMA
+from evidence_gate.gates.gate import Earlier, Gate
 from evidence_gate.gates.integrity import ID as INTEGRITY
-from evidence_gate.gates.integrity import IntegrityData, Suppression
 from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict
+from evidence_gate.ledger.payloads.integrity import IntegrityData, Suppression
+from evidence_gate.ledger.payloads.suppressions import AuditData
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 
@@ -33,38 +32,6 @@ class AuditFacts:
     idle: bool = False  # nothing to audit here: no change, or the inventory is switched off
     total: int = 0  # every suppression the change adds, `lines` lists the first of them
     unjustified: int = 0  # of those, the ones without a reason
-
-
-@dataclass(frozen=True, kw_only=True)
-class AuditData:
-    lines: tuple[Suppression, ...]  # the suppressions and exclusions listed, each unjustified one first
-    total: int  # every one the change adds, listed or not
-    unjustified: int  # of those, the ones without a reason
-
-    def document(self) -> dict[str, object]:
-        return {
-            "lines": [line.document() for line in self.lines],
-            "total": self.total,
-            "unjustified": self.unjustified,
-        }
-
-
-_COUNT = {"type": "integer", "minimum": 0}
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["lines"],
-    "properties": {"lines": INTEGRITY_SCHEMA["properties"]["suppressions"], "total": _COUNT, "unjustified": _COUNT},
-}
-
-
-def read_data(document: Any) -> AuditData:
-    lines = tuple(Suppression(**line) for line in document["lines"])
-    return AuditData(  # a ledger written before the counts were kept counted only what it listed
-        lines=lines,
-        total=document.get("total", len(lines)),
-        unjustified=document.get("unjustified", sum(1 for line in lines if not line.justified)),
-    )
 
 
 def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier) -> AuditFacts:
@@ -142,6 +109,4 @@ def _fix(line: Suppression) -> str:
     return f"add the reason on the same line: `{line.fix}`"
 
 
-GATE: Gate[AuditFacts] = Gate(
-    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
-)
+GATE: Gate[AuditFacts] = Gate(id=ID, title=TITLE, gather=gather, judge=judge, data=AuditData)

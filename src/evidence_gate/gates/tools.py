@@ -9,163 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.ledger.quality_record import tool_figures
+from evidence_gate.ledger.payloads.tools import ToolData, ToolRun
 from evidence_gate.model import ToolRow, ToolStatus
 from evidence_gate.quality.capture import Captured, read_captured, run_captured
-from evidence_gate.quality.debt import LOCATED_SCHEMA, ChangedLines, Located, changed_lines, classify, read_located
+from evidence_gate.quality.debt import ChangedLines, changed_lines, classify
 from evidence_gate.quality.diagnostics import count
 from evidence_gate.quality.locate import locate
 from evidence_gate.quality.recognise import recognise
 from evidence_gate.settings import Settings
 from evidence_gate.tool_lookup import find_tool, unchanged_sources
 from evidence_gate.workspace import Refused
-
-
-@dataclass(frozen=True, kw_only=True)
-class ToolRun:
-    command: str
-    source: str  # `ran`, or the log it was read from
-    exit_code: int | None
-    output: str  # first 50 and last 10 lines
-    count: int | None  # errors or warnings it printed; None: not counted
-    first_error: str | None
-    located: Located | None = None  # its diagnostics on changed lines and on the rest; None: not located
-
-    @property
-    def shown_output(self) -> str:
-        """The output as the report shows it, above its own `EXIT_CODE=` line: without the marker the
-        command echoed last, when it records the same code (the report's line says it once)."""
-        head, _, last = self.output.rstrip("\n").rpartition("\n")
-        if self.exit_code is not None and last.strip() == f"EXIT_CODE={self.exit_code}":
-            return head
-        return self.output
-
-    def document(self) -> dict[str, object]:
-        return {
-            "command": self.command,
-            "source": self.source,
-            "exit_code": self.exit_code,
-            "output": self.output,
-            "count": self.count,
-            "first_error": self.first_error,
-            "located": None if self.located is None else self.located.document(),
-        }
-
-
-@dataclass(frozen=True, kw_only=True)
-class ToolData:
-    row: ToolRow
-    runs: tuple[ToolRun, ...]
-    baseline_count: int | None = None  # the baseline's errors or warnings, when it has them
-    counted: str = "errors"  # what `count` counts
-
-    @property
-    def first_error(self) -> str | None:
-        """The first new diagnostic when the runs were located, else the first error line."""
-        located = self.located
-        if located is not None and located.new_shown:
-            return located.new_shown[0].text
-        return next((run.first_error for run in self.runs if run.first_error), None)
-
-    @property
-    def located(self) -> Located | None:
-        """Every run's diagnostics told apart, old and new; None when a run's were not located."""
-        if not self.runs or any(run.located is None for run in self.runs):
-            return None
-        return sum((run.located for run in self.runs if run.located), Located(pre_existing=0, new=0, unlocated=0))
-
-    @property
-    def total(self) -> int | None:
-        counts = [run.count for run in self.runs]
-        return None if not counts or None in counts else sum(c for c in counts if c is not None)
-
-    @property
-    def current(self) -> str | None:
-        """The Results table's current cell: what the tool counted, and its exit code."""
-        if not self.runs:
-            return None
-        if self.counted == "commands":  # smoke commands: how many exited 0
-            return f"{sum(1 for run in self.runs if run.exit_code == 0)} of {len(self.runs)} exited 0"
-        failing = next((run.exit_code for run in self.runs if run.exit_code != 0), 0)
-        return tool_figures(failing, self.total, self.counted)
-
-    def document(self) -> dict[str, object]:
-        row = self.row
-        return {
-            "row": {
-                "check": row.check,
-                "tool": row.tool,
-                "status": str(row.status),
-                "command": row.command,
-                "reason": row.reason,
-            },
-            "runs": [run.document() for run in self.runs],
-            "baseline_count": self.baseline_count,
-            "counted": self.counted,
-        }
-
-
-_NULLABLE_TEXT = {"type": ["string", "null"]}
-_NULLABLE_INT = {"type": ["integer", "null"]}
-DATA_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["row", "runs", "baseline_count", "counted"],
-    "properties": {
-        "row": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["check", "tool", "status", "command", "reason"],
-            "properties": {
-                "check": {"type": "integer", "minimum": 1, "maximum": 9},
-                "tool": {"type": "string"},
-                "status": {"enum": [str(status) for status in ToolStatus]},
-                "command": _NULLABLE_TEXT,
-                "reason": _NULLABLE_TEXT,
-            },
-        },
-        "runs": {
-            "type": "array",
-            "maxItems": 50,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["command", "source", "exit_code", "output", "count", "first_error"],
-                "properties": {
-                    "command": {"type": "string"},
-                    "source": {"type": "string"},
-                    "exit_code": _NULLABLE_INT,
-                    "output": {"type": "string"},
-                    "count": {"type": ["integer", "null"], "minimum": 0},
-                    "first_error": _NULLABLE_TEXT,
-                    "located": LOCATED_SCHEMA,
-                },
-            },
-        },
-        "baseline_count": {"type": ["integer", "null"], "minimum": 0},
-        "counted": {"enum": ["errors", "warnings", "commands"]},
-    },
-}
-
-
-def read_data(document: Any) -> ToolData:
-    row = document["row"]
-    return ToolData(
-        row=ToolRow(
-            check=row["check"],
-            tool=row["tool"],
-            status=ToolStatus(row["status"]),
-            command=row["command"],
-            reason=row["reason"],
-        ),
-        runs=tuple(ToolRun(**{**run, "located": read_located(run.get("located"))}) for run in document["runs"]),
-        baseline_count=document["baseline_count"],
-        counted=document["counted"],
-    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from evidence_gate.effects import Effects
 from evidence_gate.facts import Facts
-from evidence_gate.gates.gate import DataType, Earlier, Gate
-from evidence_gate.gates.tools import DATA_SCHEMA, ToolData, ToolSpec, gather_tool, read_data, unrecorded
+from evidence_gate.gates.gate import Earlier, Gate
+from evidence_gate.gates.tools import ToolSpec, gather_tool, unrecorded
 from evidence_gate.ledger.model import GateResult, GateVerdict
+from evidence_gate.ledger.payloads.tools import Located, ToolData
 from evidence_gate.model import ToolStatus
-from evidence_gate.quality.debt import Located
 from evidence_gate.settings import Settings
 from evidence_gate.wording import plural
 
@@ -96,6 +96,4 @@ def _judge_debt(gate_id: str, title: str, data: ToolData, located: Located, code
     )
 
 
-GATE: Gate[ToolData] = Gate(
-    id=ID, title=TITLE, gather=gather, judge=judge, data=DataType(schema=DATA_SCHEMA, read=read_data)
-)
+GATE: Gate[ToolData] = Gate(id=ID, title=TITLE, gather=gather, judge=judge, data=ToolData)

@@ -27,9 +27,9 @@ from github.Repository import Repository
 
 from evidence_gate.errors import UsageError
 from evidence_gate.event import FORK_RECIPE, GitHubContext
-from evidence_gate.gates.registry import gives
 from evidence_gate.github.client import GitHubDidNotAnswer
 from evidence_gate.github.pr_body import BODY_LIMIT, replace_section, room_for_section
+from evidence_gate.ledger.catalog import gives
 from evidence_gate.ledger.digest import Digest, decode, encode
 from evidence_gate.ledger.model import Annotation, GateResult, GateVerdict, Ledger, Verdict, overall_verdict
 from evidence_gate.ledger.stagnation import comment_history

@@ -15,26 +15,10 @@ from dataclasses import dataclass
 
 from evidence_gate.console import line_safe
 from evidence_gate.integrity.tagger import Inventory, TaggedHunk
+from evidence_gate.ledger.payloads.integrity import TAG_NAMES
 from evidence_gate.model import Change
 
 DEFAULT_READ_CAP = 200
-TAG_NAMES = {
-    "RH-1": "test-skipped",
-    "RH-2": "test-focused",
-    "RH-3": "test-removed",
-    "RH-4": "assertion-removed",
-    "RH-5": "expectation-changed",
-    "RH-6": "suppression-added",
-    "RH-7": "coverage-exclusion",
-    "RH-8": "threshold-lowered",
-    "RH-9": "ci-nonblocking",
-    "RH-10": "ci-step-removed",
-    "RH-11": "snapshot-rewritten",
-    "RH-12": "test-excluded",
-    "RH-13": "timeout-or-retry",
-    "RH-14": "frozen-test-changed",
-    "RH-15": "unpaired",
-}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -4,10 +4,11 @@ Version 3 (`schemas/ledger.schema.json`) adds the quality-gate report's values (
 stage, the toolchain, the baseline, the failed checks' signatures, the stagnation) and the gate
 verdicts `missing`, `info` and `unverifiable`; its STAGNATION is a blocked verdict that repeated.
 Version 2 (`schemas/ledger.v2.schema.json`) gives each gate a one-line `headline`, its `excerpts`
-and a typed `data` payload, whose shape is the gate's own (`DATA_SCHEMA` in its module under
-`gates/`) and is checked by gate id. Version 1 (`schemas/ledger.v1.schema.json`, what the released
-action wrote: a gate's `summary` and `evidence`, no payload) is still read, so a ledger artifact or
-baseline made by an older run keeps working. A ledger read from outside (an artifact, another job)
+and a typed `data` payload, whose shape is the gate's own: its dataclass under `ledger/payloads/`,
+which the catalog (`ledger/catalog.py`) names by gate id, and whose schema, reader and writer
+`ledger/payload.py` derives; it is checked by gate id. Version 1 (`schemas/ledger.v1.schema.json`,
+what the released action wrote: a gate's `summary` and `evidence`, no payload) is still read, so a
+ledger artifact or baseline made by an older run keeps working. A ledger read from outside (an artifact, another job)
 is untrusted: it is validated against its version's schema before use, and its verdict is never
 taken on trust. A version 1 or 2 ledger's stated verdict is checked by the rules it was written
 under (its STAGNATION meant "nothing proven"), and recomputed by today's.
@@ -27,7 +28,7 @@ import jsonschema
 
 from evidence_gate.documents import clipped, load_json, read_capped, schema_message
 from evidence_gate.errors import UsageError
-from evidence_gate.gates.registry import gate_data
+from evidence_gate.ledger.catalog import CATALOG, Catalog, payload_type
 from evidence_gate.ledger.model import (
     Annotation,
     Deltas,
@@ -40,6 +41,7 @@ from evidence_gate.ledger.model import (
     legacy_verdict,
     overall_verdict,
 )
+from evidence_gate.ledger.payload import read, schema, write
 from evidence_gate.ledger.quality_document import read_record, record_document
 from evidence_gate.ledger.quality_record import QualityRecord
 from evidence_gate.model import Counts
@@ -84,7 +86,7 @@ def to_document(ledger: Ledger) -> dict[str, Any]:
                     for item in gate.excerpts
                 ],
                 "annotations": [asdict(note) for note in gate.annotations],
-                "data": None if gate.data is None else gate.data.document(),
+                "data": None if gate.data is None else write(gate.data),
             }
             for gate in ledger.gates
         ],
@@ -103,6 +105,11 @@ def _schema(version: int) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(text))
 
 
+@functools.cache
+def _payload_schema(payload: type) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(payload))
+
+
 def _check(validator: jsonschema.Draft202012Validator, document: Any, source: str, at: str = "") -> None:
     errors = sorted(validator.iter_errors(document), key=lambda error: list(error.absolute_path))
     if errors:
@@ -110,10 +117,11 @@ def _check(validator: jsonschema.Draft202012Validator, document: Any, source: st
         raise UsageError(f"{source}: not a valid ledger: {where or '(top level)'}: {schema_message(errors[0])}")
 
 
-def from_document(document: Any, source: str) -> Ledger:
+def from_document(document: Any, source: str, catalog: Catalog = CATALOG) -> Ledger:
     """A ledger from its JSON form, validated first: a ledger from an artifact is untrusted data.
     Its verdict is never taken on trust: it is recomputed from its gates, and a stated verdict that
-    differs from theirs adds a failed `ledger` gate."""
+    differs from theirs adds a failed `ledger` gate. Each payload is read by its gate's entry in
+    `catalog`."""
     version = document.get("version") if isinstance(document, dict) else None
     if version not in READ_VERSIONS or isinstance(version, bool):
         shown = clipped(json.dumps(version)) if version is not None else "none"
@@ -121,7 +129,7 @@ def from_document(document: Any, source: str) -> Ledger:
         raise UsageError(f"{source}: not a valid ledger: version: {shown} is not one this tool reads ({known})")
     _check(_schema(version), document, source)
     counts = document["counts"]
-    gates = tuple(_gate(gate, version, source, index) for index, gate in enumerate(document["gates"]))
+    gates = tuple(_gate(gate, version, source, index, catalog) for index, gate in enumerate(document["gates"]))
     quality = read_record(document["quality"]) if version >= 3 else QualityRecord()
     repeated = quality.stagnation is not None
     stated = Verdict(document["verdict"])
@@ -159,15 +167,15 @@ def from_document(document: Any, source: str) -> Ledger:
     )
 
 
-def _gate(gate: dict[str, Any], version: int, source: str, index: int) -> GateResult:
+def _gate(gate: dict[str, Any], version: int, source: str, index: int, catalog: Catalog) -> GateResult:
     """One gate of a validated document. Version 1 named the headline `summary` and the excerpts
     `evidence` (each naming its log as `command`), and carried no payload."""
     headline = gate["summary"] if version == 1 else gate["headline"]
     excerpts = gate["evidence"] if version == 1 else gate["excerpts"]
     data = None if version == 1 else gate["data"]
-    reader = gate_data(gate["id"])
-    if data is not None and reader is not None:
-        _check(jsonschema.Draft202012Validator(reader.schema), data, source, f"gates/{index}/data")
+    payload = payload_type(gate["id"], catalog)
+    if data is not None and payload is not None:
+        _check(_payload_schema(payload), data, source, f"gates/{index}/data")
     return GateResult(
         id=gate["id"],
         title=gate["title"],
@@ -184,7 +192,7 @@ def _gate(gate: dict[str, Any], version: int, source: str, index: int) -> GateRe
         ),
         annotations=tuple(Annotation(**note) for note in gate["annotations"]),
         # A payload of a gate this version does not know is dropped: its details still read.
-        data=None if data is None or reader is None else reader.read(data),
+        data=None if data is None or payload is None else read(payload, data),
     )
 
 

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, ClassVar, Protocol
 
 from evidence_gate import __version__
 from evidence_gate.errors import UsageError
@@ -74,10 +74,10 @@ class Annotation:
 
 class GateData(Protocol):
     """A gate's typed payload (counts, per-criterion statuses, later hunks and verdict tables): what
-    its partial template lays out. Each gate's class says its JSON form; the ledger's schema checks
-    it, by gate id, and `ledger/document.py` reads it back through the gate registry."""
+    its partial template lays out. A dataclass under ledger/payloads/, whose JSON form is derived from
+    it (ledger/payload.py); `ledger/document.py` checks and reads it back by the gate's catalog entry."""
 
-    def document(self) -> dict[str, object]: ...
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 @dataclass(frozen=True, kw_only=True)

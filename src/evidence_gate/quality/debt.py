@@ -19,12 +19,11 @@ import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from evidence_gate.ledger.payloads.tools import MAX_SHOWN, Diagnostic, Located
 from evidence_gate.model import Change, FileStatus
 from evidence_gate.quality.locate import Found
 
-MAX_SHOWN = 20  # of the new diagnostics and of the pre-existing ones, each
 MAX_MESSAGE = 300
 
 
@@ -52,86 +51,6 @@ def changed_lines(change: Change | None, top: Path, root: str) -> ChangedLines |
         root="" if root in ("", ".") else root,
         edits=edits,
         new_files=new_files,
-    )
-
-
-@dataclass(frozen=True, kw_only=True)
-class Diagnostic:
-    """One diagnostic as the report shows it: `path:line`, repository-relative, or None (no place)."""
-
-    where: str | None
-    message: str
-
-    @property
-    def text(self) -> str:
-        return self.message if self.where is None else f"{self.where}: {self.message}"
-
-    def document(self) -> dict[str, object]:
-        return {"where": self.where, "message": self.message}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Located:
-    """A run's diagnostics, told apart: on lines the change did not touch, or new."""
-
-    pre_existing: int
-    new: int  # on a changed line, or with no place
-    unlocated: int  # of the new ones, those with no place (counted by the tool, located by no line)
-    new_shown: tuple[Diagnostic, ...] = ()  # the first MAX_SHOWN new ones
-    pre_existing_shown: tuple[Diagnostic, ...] = ()  # the first MAX_SHOWN pre-existing ones
-
-    def __add__(self, other: Located) -> Located:
-        return Located(
-            pre_existing=self.pre_existing + other.pre_existing,
-            new=self.new + other.new,
-            unlocated=self.unlocated + other.unlocated,
-            new_shown=(*self.new_shown, *other.new_shown)[:MAX_SHOWN],
-            pre_existing_shown=(*self.pre_existing_shown, *other.pre_existing_shown)[:MAX_SHOWN],
-        )
-
-    def document(self) -> dict[str, object]:
-        return {
-            "pre_existing": self.pre_existing,
-            "new": self.new,
-            "unlocated": self.unlocated,
-            "new_shown": [item.document() for item in self.new_shown],
-            "pre_existing_shown": [item.document() for item in self.pre_existing_shown],
-        }
-
-
-_SHOWN = {
-    "type": "array",
-    "maxItems": MAX_SHOWN,
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["where", "message"],
-        "properties": {"where": {"type": ["string", "null"]}, "message": {"type": "string"}},
-    },
-}
-LOCATED_SCHEMA: dict[str, Any] = {
-    "type": ["object", "null"],
-    "additionalProperties": False,
-    "required": ["pre_existing", "new", "unlocated", "new_shown", "pre_existing_shown"],
-    "properties": {
-        "pre_existing": {"type": "integer", "minimum": 0},
-        "new": {"type": "integer", "minimum": 0},
-        "unlocated": {"type": "integer", "minimum": 0},
-        "new_shown": _SHOWN,
-        "pre_existing_shown": _SHOWN,
-    },
-}
-
-
-def read_located(document: Any) -> Located | None:
-    if document is None:
-        return None
-    return Located(
-        pre_existing=document["pre_existing"],
-        new=document["new"],
-        unlocated=document["unlocated"],
-        new_shown=tuple(Diagnostic(**item) for item in document["new_shown"]),
-        pre_existing_shown=tuple(Diagnostic(**item) for item in document["pre_existing_shown"]),
     )
 
 

@@ -7,15 +7,11 @@ from typing import Any
 
 from evidence_gate.console import line_safe, printable
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
+from evidence_gate.ledger.payloads.strength import LIMIT, Verdict
 from evidence_gate.strength.session import Outcome
-from evidence_gate.strength.verdict import Judged, Verdict
+from evidence_gate.strength.verdict import Judged
 
 EXIT_UNDECIDED = 4
-LIMIT = (
-    "Production files go back whole and added files are removed, so a test that references new code fails to"
-    " compile or load without it whatever it asserts: that is no evidence, so such a test is unjudged, not red."
-    " Only tests that compile and load against the base are judged."
-)
 
 
 def counts(judged: tuple[Judged, ...]) -> dict[str, int]:

@@ -20,6 +20,7 @@ from evidence_gate.changes import PathClassifier
 from evidence_gate.effects import Effects
 from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git
+from evidence_gate.ledger.payloads.strength import Verdict
 from evidence_gate.markers import Claim, markers_for
 from evidence_gate.model import Change, FileKind, Shard
 from evidence_gate.stacks.commands import parse_template
@@ -32,7 +33,7 @@ from evidence_gate.strength.partial import Tangled, production_reverted
 from evidence_gate.strength.plan import Plan, needs_head_tests, plan
 from evidence_gate.strength.sandbox import kill_processes_in, sandbox, sweep_stale, terminations_interrupt
 from evidence_gate.strength.units import Unit, unit_for
-from evidence_gate.strength.verdict import Judged, Verdict, judge_base, judge_head
+from evidence_gate.strength.verdict import Judged, judge_base, judge_head
 from evidence_gate.summary.read import candidate_parsers
 
 Progress = Callable[[Judged, int], None]  # a final verdict, and how many files this run judges

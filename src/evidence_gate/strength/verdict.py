@@ -13,16 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 
+from evidence_gate.ledger.payloads.strength import Verdict
 from evidence_gate.strength.evidence import RunEvidence
-
-
-class Verdict(StrEnum):
-    RED = "red"
-    STILL_GREEN = "still-green"
-    UNJUDGED = "unjudged"
-    NOT_RUN = "not-run"
 
 
 @dataclass(frozen=True, kw_only=True)

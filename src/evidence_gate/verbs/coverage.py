@@ -13,7 +13,6 @@ from typing import Any, TextIO
 from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.console import line_safe
 from evidence_gate.coverage.collect import CoverageReport, report_directory
-from evidence_gate.coverage.decision import shown
 from evidence_gate.coverage.gathering import gather_coverage
 from evidence_gate.coverage.measure import Measures
 from evidence_gate.coverage.registry import coverage_format
@@ -23,6 +22,7 @@ from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from evidence_gate.freshness import run_started, stale_reports
 from evidence_gate.gates import coverage as gate
 from evidence_gate.ledger.model import GateVerdict
+from evidence_gate.ledger.payloads.coverage import CoverageData, shown
 from evidence_gate.settings import CoverageFailOn, Settings
 from evidence_gate.stacks.detect import detect
 from evidence_gate.verbs.common import existing_file, print_json, table
@@ -139,7 +139,7 @@ def _number(value: Any) -> float | None:
 def _document(
     measures: Measures | None, data: object, verdict: GateVerdict, message: str, unmapped: tuple[str, ...]
 ) -> dict[str, Any]:
-    judged = data.number if isinstance(data, gate.CoverageData) else None
+    judged = data.number if isinstance(data, CoverageData) else None
     coverage = measures.coverage_pct if measures else None
     value = measures.value_pct if measures else None
     return {

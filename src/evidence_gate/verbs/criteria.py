@@ -12,7 +12,6 @@ from typing import TextIO
 
 from evidence_gate.changes import PathClassifier
 from evidence_gate.criteria_source import (
-    Criterion,
     TaggedTests,
     criteria_from_body,
     criteria_from_count,
@@ -23,14 +22,14 @@ from evidence_gate.effects import Effects, effects_for
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK, UsageError
 from evidence_gate.gates.criteria import (
     CommandOutcome,
-    CriterionResult,
-    CriterionStatus,
     check_story,
     from_command,
     from_reports,
     regex_escaped,
     tag_of,
 )
+from evidence_gate.ledger.payload import write
+from evidence_gate.ledger.payloads.criteria import Criterion, CriterionResult, CriterionStatus
 from evidence_gate.stacks.detect import detect
 from evidence_gate.stacks.table import AdapterTable
 from evidence_gate.summary.read import read_source
@@ -88,7 +87,7 @@ def run(args: argparse.Namespace, out: TextIO, environ: Mapping[str, str]) -> in
         )
     ok = not unread and all(result.status is CriterionStatus.GREEN for result in results)
     if args.json:
-        document = {"story": story, "ok": ok, "criteria": [result.document() for result in results]}
+        document = {"story": story, "ok": ok, "criteria": [write(result) for result in results]}
         if unread:
             document["unread"] = unread
         print_json(document, out)

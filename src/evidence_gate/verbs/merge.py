@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from evidence_gate.errors import EXIT_CHECK_FAILED, EXIT_OK
-from evidence_gate.gates.registry import combine_shards
+from evidence_gate.ledger.catalog import combine_shards
 from evidence_gate.ledger.document import read_ledgers, to_document, write_ledger
 from evidence_gate.ledger.model import Verdict, merge
 from evidence_gate.verbs.common import existing_file, print_json
