@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,6 +27,15 @@ if TYPE_CHECKING:  # the CLI and the pipeline are imported where they run: colle
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARK_HELP)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        # Each worker of a parallel run (pytest-xdist) keeps its temp files, and those of the processes
+        # its tests start, in a folder of its own: a test proving that a run left no temp dir and no
+        # process behind then sees its own worker's runs, never another's.
+        private = Path(tempfile.mkdtemp(prefix=f"evidence-gate-tests-{worker}-"))
+        os.environ["TMPDIR"] = str(private)
+        tempfile.tempdir = str(private)
+        config.add_cleanup(lambda: shutil.rmtree(private, ignore_errors=True))
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -62,12 +62,13 @@ class _Leftovers:
             "the caller's checkout changed, or a worktree is left"
         )
         assert after.temp_dirs <= before.temp_dirs, "a temp dir of the run was left behind"
+        ours = str(Path(tempfile.gettempdir()) / PREFIX)
         for pid in (entry for entry in Path("/proc").iterdir() if entry.name.isdigit()):
             try:
                 cwd = str((pid / "cwd").readlink())
             except OSError:
                 continue
-            assert PREFIX not in cwd, f"process {pid.name} still runs in {cwd}"
+            assert not cwd.startswith(ours), f"process {pid.name} still runs in {cwd}"
 
 
 assert_nothing_left = _Leftovers()

@@ -267,10 +267,13 @@ def test_a_sigterm_mid_run_leaves_no_worktree_process_or_temp_dir(repo: Repo, tm
 
 
 def running_tests() -> bool:
+    """Whether a process works in a strength worktree of this test process's temp folder (a parallel
+    worker's runs have a folder of their own)."""
+    ours = str(Path(tempfile.gettempdir()) / PREFIX)
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if PREFIX in str((entry / "cwd").readlink()):
+                if str((entry / "cwd").readlink()).startswith(ours):
                     return True
             except OSError:
                 continue
