@@ -33,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
         # its tests start, in a folder of its own: a test proving that a run left no temp dir and no
         # process behind then sees its own worker's runs, never another's.
         private = Path(tempfile.mkdtemp(prefix=f"evidence-gate-tests-{worker}-"))
+        private.chmod(0o711)  # as /tmp is to a test that runs a step as an unprivileged user: enterable
         os.environ["TMPDIR"] = str(private)
         tempfile.tempdir = str(private)
         config.add_cleanup(lambda: shutil.rmtree(private, ignore_errors=True))
