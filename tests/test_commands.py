@@ -20,6 +20,9 @@ from tests.tools import needs_tools
 
 from .conftest import CliResult, write_tree
 
+# Its tests share a module-scoped run: in a parallel run they go to one worker (`--dist=loadgroup`).
+pytestmark = pytest.mark.xdist_group("test_commands")
+
 HOSTILE = {
     "double quote": 'Test"; rm -rf ~; echo "',
     "single quote": "it's",

@@ -25,6 +25,9 @@ from tests.tools import require_tool
 
 from .conftest import CliResult, git
 
+# Its tests share a module-scoped run: in a parallel run they go to one worker (`--dist=loadgroup`).
+pytestmark = pytest.mark.xdist_group("test_demo")
+
 COUNTS_LINE = "**Tests:** 6 executed (5 passed, 1 failed), 1 skipped."
 CRITERIA = ("a discount code lowers the cart's total", "an unknown discount code is refused with a message")
 # The page around the rendered Markdown.

@@ -972,14 +972,14 @@ def test_every_pattern_of_the_table_and_the_config_reader_runs_in_time_linear_in
     slow = []
     for pattern in patterns:
         for line in lines:
-            started = time.perf_counter()
+            started = time.process_time()
             pattern.search(line)
-            if time.perf_counter() - started > 0.15:
+            if time.process_time() - started > 0.15:
                 slow.append((pattern.pattern, line[:40]))
     for text in (*lines, "linters:\n  disable:\n" + "    - errcheck\n" * 3_000):
-        started = time.perf_counter()
+        started = time.process_time()
         settings(text + "\n" + text)
-        if time.perf_counter() - started > 0.5:  # a quadratic reading of the 6,000 items takes seconds
+        if time.process_time() - started > 0.5:  # a quadratic reading of the 6,000 items takes seconds
             slow.append(("configs.settings", text[:40]))
     assert slow == []
 

@@ -18,6 +18,9 @@ from tests.tools import needs, needs_tools
 
 from ..conftest import CliResult, Repo, git
 
+# Its tests share a module-scoped run: in a parallel run they go to one worker (`--dist=loadgroup`).
+pytestmark = pytest.mark.xdist_group("coverage.test_coverage_verb")
+
 TOOLS = Path(__file__).resolve().parents[2] / "tools" / "node_modules" / ".bin"
 
 CART = "def total(prices):\n    return sum(prices)\n"

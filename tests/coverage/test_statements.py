@@ -28,6 +28,9 @@ from tests.tools import needs, needs_tools
 
 from ..conftest import CliResult, Repo, git, judge_repo
 
+# Its tests share a module-scoped run: in a parallel run they go to one worker (`--dist=loadgroup`).
+pytestmark = pytest.mark.xdist_group("coverage.test_statements")
+
 CART = (
     "def discount(total, member):\n"  # 1
     "    if (\n"  # 2

@@ -24,6 +24,9 @@ from tests.render.checks import check_structure, find, more_lines, quality_marke
 from tests.render.gfm import to_html
 from tests.render.ledgers import HOSTILE, gate, ledger
 
+# Its tests share a module-scoped run: in a parallel run they go to one worker (`--dist=loadgroup`).
+pytestmark = pytest.mark.xdist_group("render.test_limits")
+
 # Four UTF-8 bytes for some characters, two or three for others: bytes are not characters here.
 WIDE = "ässert ✗ 日本語 🎉 "
 MESSAGE = (WIDE * 1_000)[:10_000]
