@@ -13,6 +13,7 @@ steps, then the container's entry point against the fake GitHub.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -43,6 +44,16 @@ def runner_cli(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The runner step's own install step, run once for the session: each workflow run links its
     RUNNER_TEMP's virtualenv to this one, so the step's `-x` check finds it installed."""
     temp = tmp_path_factory.mktemp("runner-cli")
+    # pip builds the package in the checkout's own tree (build/, the egg-info): parallel workers take
+    # turns, or one's build tears down another's.
+    lock = tmp_path_factory.getbasetemp().parent / "runner-cli.lock"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        _install_runner_cli(temp)
+    return temp / "evidence-gate-venv"
+
+
+def _install_runner_cli(temp: Path) -> None:
     script = "\n".join(
         [
             'venv="$RUNNER_TEMP/evidence-gate-venv"',
@@ -57,7 +68,6 @@ def runner_cli(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
         timeout=600,
     )
-    return temp / "evidence-gate-venv"
 
 
 @pytest.fixture(scope="session")
