@@ -178,26 +178,23 @@ class Git(WorktreeEdits):
     def file_at(self, commit: str, relative: PurePosixPath) -> bytes | None:
         """The content of the file at `relative` (to the top) in `commit`, or None when the commit
         has no file there."""
-        spec = f"{commit}:{relative.as_posix()}"
-        found = self._run(["rev-parse", "--verify", "--quiet", "--end-of-options", spec], check=False)
-        if found.returncode != 0:
-            return None
-        blob = found.stdout.decode().strip()
-        if self._run(["cat-file", "-t", blob]).stdout.strip() != b"blob":
-            return None
-        return self._run(["cat-file", "blob", blob]).stdout
+        blob = self._blob_at(commit, relative)
+        return None if blob is None else self._run(["cat-file", "blob", blob]).stdout
 
     def size_at(self, commit: str, relative: PurePosixPath) -> int | None:
         """The size in bytes of the file at `relative` in `commit`, read without reading the file;
         None when the commit has no file there."""
+        blob = self._blob_at(commit, relative)
+        return None if blob is None else int(self._run(["cat-file", "-s", blob]).stdout.strip())
+
+    def _blob_at(self, commit: str, relative: PurePosixPath) -> str | None:
+        """The blob at `relative` in `commit`; None when there is none, or a tree or link is there."""
         spec = f"{commit}:{relative.as_posix()}"
         found = self._run(["rev-parse", "--verify", "--quiet", "--end-of-options", spec], check=False)
         if found.returncode != 0:
             return None
         blob = found.stdout.decode().strip()
-        if self._run(["cat-file", "-t", blob]).stdout.strip() != b"blob":
-            return None
-        return int(self._run(["cat-file", "-s", blob]).stdout.strip())
+        return blob if self._run(["cat-file", "-t", blob]).stdout.strip() == b"blob" else None
 
     def read_at(self, head: str, relative: str, cap: int) -> bytes | None:
         """The first `cap` bytes of the file at `relative` in `head`, which may be `WORKTREE`: then
