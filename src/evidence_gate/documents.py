@@ -9,13 +9,14 @@ failure is one line, and no message quotes more than MAX_QUOTED characters of th
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
-from evidence_gate.errors import EvidenceGateError
+from evidence_gate.errors import ConfigError, EvidenceGateError
 from evidence_gate.workspace import open_resolved, read_at_most
 
 MAX_DEPTH = 64
@@ -136,3 +137,15 @@ class _BoundedLoader(yaml.SafeLoader):
 
 
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+
+
+def load_table(data: bytes, source: str, package: str, schema: str) -> Any:
+    """One of the project's YAML tables, checked by the JSON Schema `schema` of `package`: a bad
+    edit is a ConfigError naming the table and the place in it."""
+    document: Any = load_yaml(data, source, ConfigError)
+    checks = json.loads(resources.files(package).joinpath(schema).read_text("utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(checks).iter_errors(document), key=lambda e: list(e.absolute_path))
+    if errors:
+        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
+        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    return document

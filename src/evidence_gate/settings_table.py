@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import jsonschema
 import yaml
 
-from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.documents import load_table
 from evidence_gate.errors import ConfigError
 
 
@@ -55,12 +54,7 @@ _RULES: dict[str, dict[str, Any]] = {
 
 def load_rows(data: bytes, source: str) -> tuple[Row, ...]:
     """The settings table, checked by settings.schema.json: a bad edit fails at import, naming the row."""
-    document: Any = load_yaml(data, source, ConfigError)
-    schema = json.loads(resources.files("evidence_gate").joinpath("settings.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    document: Any = load_table(data, source, "evidence_gate", "settings.schema.json")
     keys = [entry["key"] for entry in document["settings"]]
     if len(set(keys)) != len(keys):
         raise ConfigError(f"{source}: a key is in more than one row: {sorted({k for k in keys if keys.count(k) > 1})}")

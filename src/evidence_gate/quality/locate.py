@@ -7,16 +7,13 @@ kept with no place, never dropped: the judgement counts it as new (quality/debt.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.documents import load_table
 from evidence_gate.errors import ConfigError
 from evidence_gate.quality.diagnostics import is_warning
 
@@ -68,12 +65,7 @@ def default_patterns() -> tuple[LinePattern, ...]:
 
 
 def load_patterns(data: bytes, source: str) -> tuple[LinePattern, ...]:
-    document: Any = load_yaml(data, source, ConfigError)
-    schema = json.loads(resources.files("evidence_gate.quality").joinpath("locations.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    document: Any = load_table(data, source, "evidence_gate.quality", "locations.schema.json")
     return tuple(_pattern(item, f"{source}: patterns/{n}") for n, item in enumerate(document["patterns"]))
 
 

@@ -6,16 +6,13 @@ the adapter's default command, when a step ran another (a flake8 log where ruff 
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.documents import load_table
 from evidence_gate.errors import ConfigError
 
 
@@ -36,12 +33,7 @@ def default_recognisers() -> tuple[Recogniser, ...]:
 
 
 def load_recognisers(data: bytes, source: str) -> tuple[Recogniser, ...]:
-    document: Any = load_yaml(data, source, ConfigError)
-    schema = json.loads(resources.files("evidence_gate.quality").joinpath("recognisers.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    document: Any = load_table(data, source, "evidence_gate.quality", "recognisers.schema.json")
     return tuple(_recogniser(item, f"{source}: tools/{n}") for n, item in enumerate(document["tools"]))
 
 
