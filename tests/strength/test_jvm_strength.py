@@ -1,6 +1,7 @@
-"""Test strength on a real Maven project, offline: Debian's Maven, Surefire and JUnit 4 from
-/usr/share/maven-repo (scripts/test.sh installs them as root). Each file runs as its test class,
-named in full from its `package` line, through the adapter table's own command."""
+"""Test strength on real JVM projects. Maven: Surefire 3 and JUnit 5 from Maven Central, into the
+user's local repository, as the example workflow's project has them. Gradle: Debian's, offline, with
+Debian's JUnit 4 jars. Each file runs as its test class, named in full from its `package` line,
+through the adapter table's own command."""
 
 from __future__ import annotations
 
@@ -12,56 +13,22 @@ import pytest
 from tests.tools import needs, needs_tools
 
 from ..conftest import CliResult, Repo
+from ..workflows.projects import POM
 from .test_python_strength import strength, verdicts
 
-MAVEN_REPO = Path("/usr/share/maven-repo")
-MAVEN_HINT = "Debian's maven, junit4 and libsurefire-java are installed by scripts/test.sh as root"
-pytestmark = [
-    needs_tools("mvn", hint=MAVEN_HINT),
-    needs((MAVEN_REPO / "org/apache/maven/plugins/maven-surefire-plugin").is_dir(), f"no Surefire: {MAVEN_HINT}"),
-]
+pytestmark = needs_tools("mvn", "javac", hint="Debian's maven and default-jdk are installed by scripts/test.sh as root")
 
-PLUGINS = "".join(
-    f"<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>{name}</artifactId>"
-    f"<version>{version}</version></plugin>"
-    for name, version in (
-        ("maven-resources-plugin", "3.3.0"),
-        ("maven-compiler-plugin", "3.10.1"),
-        ("maven-surefire-plugin", "2.22.3"),
-    )
-)
-POM = f"""<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>com.example</groupId>
-  <artifactId>shop</artifactId>
-  <version>1.0</version>
-  <properties>
-    <maven.compiler.source>11</maven.compiler.source>
-    <maven.compiler.target>11</maven.compiler.target>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-  </properties>
-  <dependencies>
-    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
-  </dependencies>
-  <build><plugins>{PLUGINS}</plugins></build>
-</project>
-"""
 CART = "package com.example.shop;\n\npublic class Cart {\n    public int total(int price) {\n"
 CART += "        return {body};\n    }\n}\n"
 TEST = (
+    "package com.example.shop;\n\nimport static org.junit.jupiter.api.Assertions.*;\n\n"
+    "import org.junit.jupiter.api.Test;\n\n"
+    "class {name} {\n    @Test\n    void check() {\n        {check};\n    }\n}\n"
+)
+JUNIT4_TEST = (
     "package com.example.shop;\n\nimport static org.junit.Assert.*;\n\nimport org.junit.Test;\n\n"
     "public class {name} {\n    @Test\n    public void check() {\n        {check};\n    }\n}\n"
 )
-
-
-def offline_settings(folder: Path) -> Path:
-    """Maven's settings: Debian's repository as the only mirror, a throwaway local repository."""
-    settings = folder / "settings.xml"
-    settings.write_text(
-        f"<settings><localRepository>{folder / 'm2'}</localRepository><mirrors><mirror><id>debian</id>"
-        f"<mirrorOf>*</mirrorOf><url>file://{MAVEN_REPO}</url></mirror></mirrors></settings>\n"
-    )
-    return settings
 
 
 def java(template: str, **slots: str) -> str:
@@ -70,16 +37,11 @@ def java(template: str, **slots: str) -> str:
     return template
 
 
-def test_maven_test_classes_are_judged_each_by_its_class(
-    repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
-) -> None:
-    settings = offline_settings(tmp_path)
-    # Maven reads its command-line options from the project's .mvn/maven.config: the offline mirror.
+def test_maven_test_classes_are_judged_each_by_its_class(repo: Repo, cli: Callable[..., CliResult]) -> None:
     base = repo.commit(
         "base",
         {
             "pom.xml": POM,
-            ".mvn/maven.config": f"-s\n{settings}\n",
             ".gitignore": "target/\n",
             "src/main/java/com/example/shop/Cart.java": java(CART, body="price"),
         },
@@ -107,22 +69,18 @@ def test_maven_test_classes_are_judged_each_by_its_class(
     assert tax["base"]["counts"] == {"passed": 0, "failed": 1, "skipped": 0}
 
 
-def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(
-    repo: Repo, cli: Callable[..., CliResult], tmp_path: Path
-) -> None:
-    settings = offline_settings(tmp_path)
+def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(repo: Repo, cli: Callable[..., CliResult]) -> None:
     cart = "src/main/java/com/example/shop/Cart.java"
     base = repo.commit(
         "base",
         {
             "pom.xml": POM,
-            ".mvn/maven.config": f"-s\n{settings}\n",
             ".gitignore": "target/\n",
             cart: java(CART, body="price"),
         },
     )
     test_dir = "src/test/java/com/example/shop"
-    empty = "package com.example.shop;\n\npublic class EmptyTest {\n}\n"
+    empty = "package com.example.shop;\n\nclass EmptyTest {\n}\n"
     hangs = "while (new Cart().total(10) != 12) { Thread.onSpinWait(); }"
     head = repo.commit(
         "head",
@@ -135,7 +93,7 @@ def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(
             f"{test_dir}/HangsTest.java": java(TEST, name="HangsTest", check=hangs),
         },
     )
-    code, document = strength(cli, repo, base, "--timeout-ms", "45000")
+    code, document = strength(cli, repo, base, "--timeout-ms", "25000")
     reasons = {test["path"].rsplit("/", 1)[1]: (test["verdict"], test["reason"]) for test in document["tests"]}
     assert code == 4
     assert reasons["BrokenTest.java"][0] == "not-run" and "fails at the head" in reasons["BrokenTest.java"][1]
@@ -170,6 +128,10 @@ dependencies {
 
 
 @needs_tools("gradle", hint="Debian's gradle is installed by scripts/test.sh as root")
+@needs(
+    Path("/usr/share/java/junit4.jar").is_file(),
+    "no JUnit 4 jars: Debian's junit4 is installed by scripts/test.sh as root",
+)
 def test_gradle_passing_runs_print_no_count_so_they_are_not_run_never_guessed(
     repo: Repo, cli: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -188,7 +150,7 @@ def test_gradle_passing_runs_print_no_count_so_they_are_not_run_never_guessed(
         },
     )
     test_dir = "src/test/java/com/example/shop"
-    tax = java(TEST, name="TaxTest", check="assertEquals(12, new Cart().total(10))")
+    tax = java(JUNIT4_TEST, name="TaxTest", check="assertEquals(12, new Cart().total(10))")
     repo.commit("head", {cart: java(CART, body="price * 12 / 10"), f"{test_dir}/TaxTest.java": tax})
     code, document = strength(cli, repo, base, "--timeout-ms", "300000")
     (test,) = document["tests"]
