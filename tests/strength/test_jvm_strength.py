@@ -13,7 +13,7 @@ import pytest
 from tests.tools import needs, needs_tools
 
 from ..conftest import CliResult, Repo
-from ..workflows.projects import POM
+from ..workflows.projects import MAVEN_JVM_CONFIG, POM
 from .test_python_strength import strength, verdicts
 
 pytestmark = needs_tools("mvn", "javac", hint="Debian's maven and default-jdk are installed by scripts/test.sh as root")
@@ -42,6 +42,7 @@ def test_maven_test_classes_are_judged_each_by_its_class(repo: Repo, cli: Callab
         "base",
         {
             "pom.xml": POM,
+            **MAVEN_JVM_CONFIG,
             ".gitignore": "target/\n",
             "src/main/java/com/example/shop/Cart.java": java(CART, body="price"),
         },
@@ -75,6 +76,7 @@ def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(repo: Repo,
         "base",
         {
             "pom.xml": POM,
+            **MAVEN_JVM_CONFIG,
             ".gitignore": "target/\n",
             cart: java(CART, body="price"),
         },
