@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.documents import load_table
 from evidence_gate.errors import ConfigError
 from evidence_gate.integrity.configs import ConfigRules, load_rules
 from evidence_gate.model import FileKind
@@ -147,12 +144,7 @@ def default_idioms() -> Idioms:
 
 
 def load_idioms(data: bytes, source: str) -> Idioms:
-    document = load_yaml(data, source, ConfigError)
-    schema = json.loads(resources.files("evidence_gate.integrity").joinpath("idioms.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    document = load_table(data, source, "evidence_gate.integrity", "idioms.schema.json")
     return Idioms(
         languages={language: tuple(globs) for language, globs in document["languages"].items()},
         tags=tuple(_tag(tag, source) for tag in document["tags"]),

@@ -5,15 +5,11 @@ and the plain words the comment's first screen names each thing by."""
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import load_yaml, schema_message
-from evidence_gate.errors import ConfigError
+from evidence_gate.documents import load_table
 from evidence_gate.ledger.model import GateVerdict
 
 
@@ -52,12 +48,7 @@ def default_remedies() -> Remedies:
 
 
 def load_remedies(data: bytes, source: str) -> Remedies:
-    document: Any = load_yaml(data, source, ConfigError)
-    schema = json.loads(resources.files("evidence_gate.render").joinpath("remedies.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
-        raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")
+    document: Any = load_table(data, source, "evidence_gate.render", "remedies.schema.json")
     return Remedies(
         default=dict(document["default"]),
         gates={key: dict(value) for key, value in document["gates"].items()},

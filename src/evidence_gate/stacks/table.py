@@ -18,8 +18,8 @@ from typing import Any
 
 import jsonschema
 import pathspec
-import yaml
 
+from evidence_gate.documents import table_yaml
 from evidence_gate.errors import ConfigError, UsageError
 from evidence_gate.stacks.commands import CommandTemplate, ScriptCommand, parse_template
 from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, JsonKeys, JsonValue, NotRule, Rule
@@ -137,10 +137,7 @@ def load_table(path: Path) -> AdapterTable:
 
 
 def load_table_text(text: str, source: str) -> AdapterTable:
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{source}: not valid YAML ({' '.join(str(error).split())})") from error
+    document = table_yaml(text, source)
     schema = json.loads(_resource("adapters.schema.json"))
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(document), key=lambda error: list(error.absolute_path))

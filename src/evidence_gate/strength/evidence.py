@@ -7,7 +7,6 @@ its output. Read from the run's log once.
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections import deque
 from collections.abc import Mapping
@@ -15,9 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import jsonschema
-
-from evidence_gate.documents import load_yaml, schema_message
+from evidence_gate.documents import load_table
 from evidence_gate.errors import ConfigError
 from evidence_gate.markers import MarkerKind, MarkerSet, scan_log
 from evidence_gate.model import Counts
@@ -216,12 +213,8 @@ def runtime_errors() -> Mapping[str, RuntimeErrors]:
 @functools.cache
 def _table() -> tuple[re.Pattern[str], Mapping[str, RuntimeErrors]]:
     source = "runtime_errors.yaml"
-    package = resources.files("evidence_gate.strength")
-    document = load_yaml(package.joinpath(source).read_bytes(), source, ConfigError)
-    schema = json.loads(package.joinpath("runtime_errors.schema.json").read_text("utf-8"))
-    failures = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.path))
-    if failures:
-        raise ConfigError(f"{source}: {schema_message(failures[0])}")
+    data = resources.files("evidence_gate.strength").joinpath(source).read_bytes()
+    document = load_table(data, source, "evidence_gate.strength", "runtime_errors.schema.json")
     try:
         fallback = re.compile(document["fallback"])
         thresholds = tuple(re.compile(pattern) for pattern in document.get("coverage_threshold", ()))
