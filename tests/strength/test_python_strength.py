@@ -126,10 +126,14 @@ def test_a_test_that_hangs_without_the_change_is_killed_at_the_timeout(
     repo: Repo, cli: Callable[..., CliResult]
 ) -> None:
     base = repo.commit("base", BASE)
-    hangs = "from shop.cart import total\n\n\ndef test_waits():\n    while total([10]) != 12.0:\n        pass\n"
+    hangs = (
+        "import time\n\nfrom shop.cart import total\n\n\ndef test_waits():\n"
+        "    while total([10]) != 12.0:\n        time.sleep(0.01)\n"
+    )
     repo.commit("head", {"src/shop/cart.py": CART_TAXED, "tests/test_hangs.py": hangs})
     before = assert_nothing_left.snapshot(repo)
-    code, document = strength(cli, repo, base, "--timeout-ms", "3000")
+    # long enough for the head run on a loaded machine; the hang waits, so the timeout costs no CPU
+    code, document = strength(cli, repo, base, "--timeout-ms", "8000")
     assert code == 4
     (test,) = document["tests"]
     assert test["verdict"] == "not-run" and test["reason"].startswith("timed out without the change")
@@ -267,13 +271,14 @@ def test_a_sigterm_mid_run_leaves_no_worktree_process_or_temp_dir(repo: Repo, tm
 
 
 def running_tests() -> bool:
-    """Whether a process works in a strength worktree of this test process's temp folder (a parallel
-    worker's runs have a folder of their own)."""
+    """Whether pytest runs in a strength worktree of this test process's temp folder (a parallel
+    worker's runs have a folder of their own); a short step before it there (git, the install
+    check) is not the test."""
     ours = str(Path(tempfile.gettempdir()) / PREFIX)
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if str((entry / "cwd").readlink()).startswith(ours):
+                if str((entry / "cwd").readlink()).startswith(ours) and b"pytest" in (entry / "cmdline").read_bytes():
                     return True
             except OSError:
                 continue
