@@ -9,10 +9,10 @@ own) reads it in its own `gather` step, from the same effects (see `gates/gate.p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from evidence_gate.changes import PathClassifier, collect_changes
 from evidence_gate.claims import LogEvidence, weighed
@@ -41,6 +41,7 @@ from evidence_gate.workspace import Refused, Workspace, display, is_regular_file
 MAX_TEST_IDENTITIES = 200_000
 MAX_FAILED_TESTS = 1_000
 MAX_MESSAGE = 4_000
+MAX_SOURCE_KEY = 4_096
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -72,6 +73,9 @@ class ReportedCases:
     tagged: Mapping[str, TagTally] = field(default_factory=dict)  # a story's tag -> its tests
     truncated: bool = False  # identities kept for the first MAX_TEST_IDENTITIES cases only
     reports: int = 0  # how many reports are of a format that names test cases
+    # a test file (as a report names it, relative to the checkout) or `class <name>` -> its cases'
+    # outcomes, from the reports this run produced only (a stale one's cases are not this code's)
+    by_source: Mapping[str, Counts] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -131,6 +135,9 @@ class _CaseCollector:
         self.failed_total = 0
         self.truncated = False
         self.tagged = TaggedTests(story) if story else None
+        self.report: Path | None = None  # the report being read
+        self.sources: dict[Path, dict[str, Counts]] = {}  # report -> what by_source holds of it
+        self.source_count = 0
 
     def _regular_file(self, relative: str) -> bool:
         """Whether the checkout holds this file itself (a symlink is not followed: only a name is asked)."""
@@ -168,8 +175,25 @@ class _CaseCollector:
                 self.failed.append(FailedTest(name=case.display_name, message=message, path=case.file, line=case.line))
         if self.tagged is not None:
             self.tagged(case)
+        if self.report is not None:
+            self._tally(self.sources.setdefault(self.report, {}), case)
 
-    def cases(self, reports: int, logs: Sequence[LogEvidence]) -> ReportedCases:
+    def _tally(self, tallies: dict[str, Counts], case: CaseResult) -> None:
+        outcome = _ONE.get(case.outcome)
+        if outcome is None:
+            return
+        for key in case_sources(case, self.top):
+            if len(key) > MAX_SOURCE_KEY:  # longer than any path a checkout's test file has
+                continue
+            if key in tallies:
+                tallies[key] += outcome
+            elif self.source_count < MAX_TEST_IDENTITIES:
+                tallies[key] = outcome
+                self.source_count += 1
+            else:
+                self.truncated = True
+
+    def cases(self, reports: int, logs: Sequence[LogEvidence], stale: Mapping[Path, str]) -> ReportedCases:
         failed = tuple(self.failed)
         if not failed:  # no report names a failed test: list those the logs name
             named = failed_names(*(log.summary.failed_tests for log in logs if log.summary))
@@ -182,7 +206,44 @@ class _CaseCollector:
             tagged=self.tagged.by_tag if self.tagged else {},
             truncated=self.truncated,
             reports=reports,
+            by_source=_merged(tallies for report, tallies in self.sources.items() if report not in stale),
         )
+
+
+_ONE = {
+    "passed": Counts(passed=1, failed=0, skipped=0),
+    "failed": Counts(passed=0, failed=1, skipped=0),
+    "skipped": Counts(passed=0, failed=0, skipped=1),
+}
+
+
+def case_sources(case: CaseResult, top: Path) -> tuple[str, ...]:
+    """Where a case comes from, as the reports say it: its test file (the report's `file`, or a
+    pytest case's node id), relative to the checkout, and `class <name>`, its class without a nested
+    class's `$Inner`."""
+    keys = []
+    if case.file:
+        name = case.file.replace("\\", "/")
+        if name.startswith("/"):
+            inside = PurePosixPath(name)
+            name = inside.relative_to(top.as_posix()).as_posix() if inside.is_relative_to(top.as_posix()) else ""
+        while name.startswith("./"):
+            name = name[2:]
+        if name:
+            keys.append(name)
+    if case.from_pytest and case.shown_as is not None:
+        keys.append(case.shown_as.split("::", 1)[0])
+    if case.classname.strip():
+        keys.append(f"class {case.classname.strip().split('$', 1)[0]}")
+    return tuple(dict.fromkeys(keys))
+
+
+def _merged(reports: Iterable[Mapping[str, Counts]]) -> dict[str, Counts]:
+    merged: dict[str, Counts] = {}
+    for tallies in reports:
+        for key, counts in tallies.items():
+            merged[key] = merged[key] + counts if key in merged else counts
+    return merged
 
 
 def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
@@ -203,11 +264,12 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
     candidates = candidate_parsers(None, None if unknown else adapter.parsers)
     logs = tuple(_log_evidence(table, adapter, log, reports.shown[log], candidates) for log in reports.logs)
     collector = _CaseCollector(settings.story, effects.top)
-    documents = tuple(read_source(path, [kind], reports.shown[path], collector) for path, kind in reports.documents)
+    documents = tuple(_read_document(path, kind, reports.shown[path], collector) for path, kind in reports.documents)
     started, started_from = run_started(git, None)
     changed_head = WORKTREE if head_rev == WORKTREE else head
     change = collect_changes(git, base, changed_head, classifier) if git and base and changed_head else None
     stale = stale_by_report(reports.all, started, git, reports.shown, now=effects.clock())
+    naming = sum(1 for _, kind in reports.documents if document_parser(kind).names_cases)
     # a coverage report not produced by this run is not read at all: its numbers are not this code's
     stale_coverage = tuple(stale[path] for path, _ in reports.coverage if path in stale)
     coverage = None
@@ -235,7 +297,7 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
             Excerpt(source=reports.shown[path], exit_code=log.scan.exit_code, output=excerpt(path))
             for path, log in zip(reports.logs, logs, strict=True)
         ),
-        cases=collector.cases(sum(1 for _, kind in reports.documents if document_parser(kind).names_cases), logs),
+        cases=collector.cases(naming, logs, stale),
         stale=tuple(stale.values()),
         stale_coverage=stale_coverage,
         fresh_after=started_from,
@@ -248,6 +310,14 @@ def gather(settings: Settings, inputs: RunInputs, effects: Effects) -> Facts:
         quality_baseline=inputs.quality_baseline or (from_digest(inputs.baseline) if inputs.baseline else None),
         state=_state(git, base, head, settings.head, effects.clock()) if git and head else None,
     )
+
+
+def _read_document(path: Path, kind: str, shown: str, collector: _CaseCollector) -> TestSummary:
+    collector.report = path
+    try:
+        return read_source(path, [kind], shown, collector)
+    finally:
+        collector.report = None
 
 
 def _state(git: Git, base: str | None, head: str, head_rev: str | None, now: float) -> State:

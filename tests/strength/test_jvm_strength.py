@@ -5,14 +5,17 @@ through the adapter table's own command."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from evidence_gate.ledger.payloads.strength import StrengthData
+from evidence_gate.settings import Settings
 from tests.tools import needs, needs_tools
 
-from ..conftest import CliResult, Repo
+from ..conftest import CliResult, Repo, judge_repo
 from ..workflows.projects import MAVEN_JVM_CONFIG, POM
 from .test_python_strength import strength, verdicts
 
@@ -116,6 +119,40 @@ def test_maven_failing_empty_hanging_unjudged_and_tests_only_changes(repo: Repo,
     repo.commit("tests only", {f"{test_dir}/MoreTest.java": java(TEST, name="MoreTest", check="assertTrue(true)")})
     code, document = strength(cli, repo, later)
     assert code == 4 and verdicts(document) == {f"{test_dir}/MoreTest.java": "not-run"}
+
+
+def test_maven_surefire_reports_of_the_head_stand_for_each_classs_first_head_run(repo: Repo) -> None:
+    """Surefire's reports name each case by its class alone: a changed test file is found in them by
+    the class its `package` line names, and its first head run is left out."""
+    test_dir = "src/test/java/com/example/shop"
+    base = repo.commit(
+        "base",
+        {
+            "pom.xml": POM,
+            **MAVEN_JVM_CONFIG,
+            ".gitignore": "target/\n",
+            "src/main/java/com/example/shop/Cart.java": java(CART, body="price"),
+        },
+    )
+    head = repo.commit(
+        "head",
+        {
+            "src/main/java/com/example/shop/Cart.java": java(CART, body="price * 12 / 10"),
+            f"{test_dir}/TaxTest.java": java(TEST, name="TaxTest", check="assertEquals(12, new Cart().total(10))"),
+            f"{test_dir}/CartTest.java": java(TEST, name="CartTest", check="assertNotNull(new Cart())"),
+        },
+    )
+    subprocess.run(["mvn", "-B", "-q", "test"], cwd=repo.path, capture_output=True, check=True, timeout=600)
+    reports = ("target/surefire-reports/*.xml",)
+    ledger = judge_repo(Settings(repo=repo.path, reports=reports, base=base, head=head), in_ci=True)
+    strength = ledger.gate("strength")
+    assert strength is not None and isinstance(strength.data, StrengthData), strength
+    rows = {row.path.rsplit("/", 1)[1]: (row.verdict, row.runs) for row in strength.data.tests}
+    skipped = "the job's reports of this head have its cases passing (1 passed)"
+    assert rows == {
+        "TaxTest.java": ("red", f"base, then head ({skipped})"),
+        "CartTest.java": ("still-green", f"base, then head ({skipped})"),
+    }
 
 
 GRADLE = """apply plugin: 'java'

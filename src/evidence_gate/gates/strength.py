@@ -19,15 +19,17 @@ alone (ledger/payloads/strength.py: `result`, `combine`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from evidence_gate.effects import Effects
 from evidence_gate.errors import EvidenceGateError
 from evidence_gate.facts import Facts
 from evidence_gate.gates.gate import Earlier, Gate
+from evidence_gate.git import WORKTREE
 from evidence_gate.ledger.model import GateResult, GateVerdict
 from evidence_gate.ledger.payloads.strength import ID, TITLE, StrengthData, TestRow, result
-from evidence_gate.model import parse_shard
+from evidence_gate.model import Counts, parse_shard
 from evidence_gate.runner import refuse_untrusted_head
 from evidence_gate.settings import Settings
 from evidence_gate.strength.session import Options, Outcome, Stack, judge_change
@@ -74,11 +76,23 @@ def gather(facts: Facts, settings: Settings, effects: Effects, earlier: Earlier)
             template=settings.strength_command,
             shard=parse_shard(settings.strength_shard) if settings.strength_shard else None,
             install=settings.strength_install,
+            reported=_reported(facts, effects),
         )
         outcome = judge_change(effects, facts.change, stack, options, lambda judged, total: None)
     except EvidenceGateError as error:
         return StrengthFacts(outcome=None, problem=f"the strength runs could not start: {error.one_line()}")
     return StrengthFacts(outcome=outcome, shard=settings.strength_shard)
+
+
+def _reported(facts: Facts, effects: Effects) -> Mapping[str, Counts] | None:
+    """The job's reports' test cases by file and class, when the checkout they were run in is the head
+    strength judges: they stand for a changed test file's first head run (strength/session.py)."""
+    change = facts.change
+    if change is None or not facts.cases.by_source:
+        return None
+    if change.head != WORKTREE and change.head != effects.checkout().resolve_commit("HEAD", "head"):
+        return None
+    return facts.cases.by_source
 
 
 def _not_for_this_run(why: str) -> StrengthFacts:
@@ -109,6 +123,7 @@ def _row(item: Judged) -> TestRow:
         scope=item.scope,
         command=last.command if last else None,
         seconds=round(sum(run.seconds for run in runs), 3),
+        runs=item.runs,
     )
 
 

@@ -52,6 +52,7 @@ def _test(item: Judged) -> dict[str, Any]:
         "head": item.head.document() if item.head else None,
         "base": item.base.document() if item.base else None,
         "rerun": item.rerun.document() if item.rerun else None,
+        "runs": item.runs,
     }
 
 

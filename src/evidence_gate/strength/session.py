@@ -11,7 +11,7 @@ worktrees run side by side. Each file's verdict is reported as soon as it is fin
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
@@ -22,7 +22,7 @@ from evidence_gate.errors import GitError
 from evidence_gate.git import WORKTREE, Git
 from evidence_gate.ledger.payloads.strength import Verdict
 from evidence_gate.markers import Claim, markers_for
-from evidence_gate.model import Change, FileKind, Shard
+from evidence_gate.model import Change, Counts, FileKind, Shard
 from evidence_gate.stacks.commands import parse_template
 from evidence_gate.stacks.detect import command_for
 from evidence_gate.stacks.table import Adapter, AdapterTable
@@ -48,6 +48,9 @@ class Options:
     template: str | None = None  # a shell command with {file}, {dir}, {stem}, instead of the stack's
     shard: Shard | None = None
     install: str | None = None  # run once in each worktree before its tests (`npm ci`)
+    # the head's own test run as the job's reports tell it: a test file (relative to the checkout) or
+    # `class <name>` -> its cases' outcomes (facts.py, `ReportedCases.by_source`); None: not this head's
+    reported: Mapping[str, Counts] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,7 +227,7 @@ class _Run:
         functions = inline.functions if inline is not None else ()
         setup = prepare(self.effects, tree.top, root, language, self.plan.production, self.install, logs / "setup")
         done: list[Judged] = []
-        passed: dict[str, tuple[Unit, RunEvidence]] = {}
+        passed: dict[str, tuple[Unit, RunEvidence | None]] = {}  # None: the job's reports show it passing
         for number, path in enumerate(tests):
             if self.cancelled.is_set():
                 return done
@@ -234,6 +237,9 @@ class _Run:
             unit = unit_for(self._in_root(path), self.stack.adapter.id, language, _read(tree.top / path), functions)
             head = None
             why = _not_runnable(unit, setup, linked=(tree.top / path).is_symlink())
+            if why is None and self._passed_in_reports(path, unit) is not None:
+                passed[path] = (unit, None)
+                continue
             if why is None:
                 head = self._run(tree, unit, setup, logs / f"{number}-head")
                 why = judge_head(head)
@@ -256,25 +262,70 @@ class _Run:
         for path, (content, mode) in self.partial.items():
             tree.write_file(path, content, mode)
         reverted = tree.tree_differs(self.head, self.plan.production)
-        failing: dict[str, RunEvidence] = {}
+        again: dict[str, tuple[RunEvidence, tuple[Verdict, str]]] = {}  # run at the head after the base run
         for number, (path, (unit, head)) in enumerate(passed.items()):
             if self.cancelled.is_set():
                 return done
             base = self._run(tree, unit, setup, logs / f"{number}-base")
-            verdict, reason = judge_base(base, None, reverted)
-            if verdict is Verdict.RED:
-                failing[path] = base
+            decided = judge_base(base, None, reverted)
+            # red needs the head run again (a flaky test); still-green, a head run alone, where the
+            # job's reports stood for it
+            if decided[0] is Verdict.RED or (head is None and decided[0] is Verdict.STILL_GREEN):
+                again[path] = (base, decided)
                 continue
-            done.append(self._report(self._judged(path, unit, setup, (verdict, reason), (head, base, None))))
+            judged = self._judged(path, unit, setup, decided, (head, base, None))
+            if head is None:
+                judged = replace(judged, head_skipped=self._skipped(path, unit))
+            done.append(self._report(judged))
         tree.reset_to(self.head)
-        for number, (path, base) in enumerate(failing.items()):
+        for number, (path, (base, decided)) in enumerate(again.items()):
             if self.cancelled.is_set():
                 return done
             unit, head = passed[path]
             rerun = self._run(tree, unit, setup, logs / f"{number}-rerun")
-            verdict, reason = judge_base(base, rerun, reverted)
-            done.append(self._report(self._judged(path, unit, setup, (verdict, reason), (head, base, rerun))))
+            if head is None:
+                done.append(self._report(self._alone(path, unit, setup, decided, (base, rerun))))
+                continue
+            decided = judge_base(base, rerun, reverted)
+            done.append(self._report(self._judged(path, unit, setup, decided, (head, base, rerun))))
         return done
+
+    def _passed_in_reports(self, path: str, unit: Unit) -> Counts | None:
+        """The counts of this file's cases in the job's reports of this head, when they passed (none
+        failed, one or more passed): its first head run is left out. A file is looked up by its path,
+        a JVM test by its class too."""
+        reported = self.options.reported
+        if not reported:
+            return None
+        keys = [path, self._in_root(path)]
+        name = unit.slots.get("name")
+        if self.stack.adapter.language in ("java", "kotlin") and isinstance(name, str):
+            keys.append(f"class {name}")
+        counts = next((reported[key] for key in keys if key in reported), None)
+        return counts if counts is not None and counts.passed and not counts.failed else None
+
+    def _alone(
+        self,
+        path: str,
+        unit: Unit,
+        setup: Setup,
+        decided: tuple[Verdict, str],
+        runs: tuple[RunEvidence, RunEvidence],
+    ) -> Judged:
+        """The verdict of a file whose first head run the job's reports stood for: the base run's,
+        once the head run that followed it passed alone."""
+        base, head = runs
+        skipped = self._skipped(path, unit)
+        why = judge_head(head)
+        if why is not None:
+            decided = (Verdict.NOT_RUN, f"{why}, though {skipped}")
+        judged = self._judged(path, unit, setup, decided, (head, base, None))
+        return replace(judged, head_skipped=skipped)
+
+    def _skipped(self, path: str, unit: Unit) -> str:
+        counts = self._passed_in_reports(path, unit)
+        shown = f"{counts.passed} passed" if counts else "passed"
+        return f"the job's reports of this head have its cases passing ({shown})"
 
     def _judged(
         self,
@@ -282,7 +333,7 @@ class _Run:
         unit: Unit,
         setup: Setup,
         decided: tuple[Verdict, str],
-        runs: tuple[RunEvidence, RunEvidence, RunEvidence | None],
+        runs: tuple[RunEvidence | None, RunEvidence, RunEvidence | None],
     ) -> Judged:
         head, base, rerun = runs
         return Judged(

@@ -28,6 +28,15 @@ class Judged:
     head: RunEvidence | None = None
     base: RunEvidence | None = None
     rerun: RunEvidence | None = None
+    head_skipped: str | None = None  # why no head run came first: `head` is the one made after the base run
+
+    @property
+    def runs(self) -> str:
+        """The runs made, in order."""
+        if self.head_skipped is not None:
+            return f"base, then head ({self.head_skipped})" if self.head else f"base ({self.head_skipped})"
+        made = [name for name, run in (("head", self.head), ("base", self.base), ("head again", self.rerun)) if run]
+        return ", then ".join(made) or "none"
 
 
 def judge_head(head: RunEvidence) -> str | None:

@@ -40,6 +40,7 @@ class TestRow:
     scope: str | None
     command: str | None  # what ran last (the base run, else the head run)
     seconds: float = field(metadata=spec(schema={"minimum": 0}))  # all its runs together
+    runs: str | None = None  # the runs made, in order, and why a head run was left out
 
 
 @dataclass(frozen=True, kw_only=True)
