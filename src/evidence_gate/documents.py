@@ -9,15 +9,18 @@ failure is one line, and no message quotes more than MAX_QUOTED characters of th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
 from evidence_gate.errors import ConfigError, EvidenceGateError
 from evidence_gate.workspace import open_resolved, read_at_most
+
+if TYPE_CHECKING:
+    import jsonschema
 
 MAX_DEPTH = 64
 MAX_QUOTED = 200
@@ -37,6 +40,14 @@ def schema_message(error: jsonschema.ValidationError) -> str:
     it, however large, at the start of the message."""
     rendered = repr(error.instance)
     return clipped(error.message.replace(rendered, clipped(rendered, MAX_QUOTED // 2), 1))
+
+
+def schema_errors(schema: Mapping[str, Any], document: Any) -> list[jsonschema.ValidationError]:
+    """Where `document` breaks the JSON Schema `schema` (draft 2020-12), the shallowest first. jsonschema is
+    imported here, at first use: a command that checks no document (`--version`, `coverage`) never loads it."""
+    import jsonschema
+
+    return sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
 
 
 def read_capped(path: Path, limit: int, error: type[EvidenceGateError], what: str) -> bytes:
@@ -151,14 +162,20 @@ def table_yaml(data: bytes | str, source: str) -> Any:
         raise ConfigError(f"{source}: not valid YAML ({clipped(str(problem))})") from problem
 
 
+def shipped_table(package: str, name: str) -> Any:
+    """One of the YAML tables the package ships, as it ships. Its JSON Schema is checked by the tests
+    (tests/test_shipped_tables.py), once, rather than each time a command starts; a table given as
+    data is checked as it is read (`load_table`)."""
+    return table_yaml(resources.files(package).joinpath(name).read_bytes(), name)
+
+
 def load_table(data: bytes, source: str, package: str, schema: str) -> Any:
     """One of the project's YAML tables, checked by the JSON Schema `schema` of `package`: a bad
     edit is a ConfigError naming the table and the place in it. The tables ship with the package, so
     they are read with libyaml's safe loader, without the bounds a document someone else wrote gets
     (`load_yaml`)."""
     document = table_yaml(data, source)
-    checks = json.loads(resources.files(package).joinpath(schema).read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(checks).iter_errors(document), key=lambda e: list(e.absolute_path))
+    errors = schema_errors(json.loads(resources.files(package).joinpath(schema).read_text("utf-8")), document)
     if errors:
         where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
         raise ConfigError(f"{source}: {where}: {schema_message(errors[0])}")

@@ -27,10 +27,8 @@ from enum import StrEnum
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import jsonschema
-
 from evidence_gate import settings_table
-from evidence_gate.documents import clipped, load_yaml, read_capped, schema_message
+from evidence_gate.documents import clipped, load_yaml, read_capped, schema_errors, schema_message
 from evidence_gate.errors import ConfigError, UsageError
 from evidence_gate.ledger.quality_record import Stage
 from evidence_gate.model import parse_shard
@@ -201,9 +199,7 @@ def parse_config(data: bytes, source: str) -> dict[str, Any]:
         raise ConfigError(f"{source}: the config is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it")
     document = load_yaml(data, source, ConfigError)
     document = {} if document is None else document
-    errors = sorted(
-        jsonschema.Draft202012Validator(config_schema()).iter_errors(document), key=lambda e: list(e.absolute_path)
-    )
+    errors = schema_errors(config_schema(), document)
     if errors:
         first = errors[0]
         key = "/".join(str(part) for part in first.absolute_path)

@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import textwrap
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import yaml
 
-from evidence_gate.documents import load_table
+from evidence_gate.documents import load_table, shipped_table
 from evidence_gate.errors import ConfigError
 
 
@@ -54,7 +53,11 @@ _RULES: dict[str, dict[str, Any]] = {
 
 def load_rows(data: bytes, source: str) -> tuple[Row, ...]:
     """The settings table, checked by settings.schema.json: a bad edit fails at import, naming the row."""
-    document: Any = load_table(data, source, "evidence_gate", "settings.schema.json")
+    return rows_of(load_table(data, source, "evidence_gate", "settings.schema.json"), source)
+
+
+def rows_of(document: Any, source: str) -> tuple[Row, ...]:
+    """The rows of the settings table's document."""
     keys = [entry["key"] for entry in document["settings"]]
     if len(set(keys)) != len(keys):
         raise ConfigError(f"{source}: a key is in more than one row: {sorted({k for k in keys if keys.count(k) > 1})}")
@@ -77,7 +80,7 @@ def load_rows(data: bytes, source: str) -> tuple[Row, ...]:
     )
 
 
-ROWS = load_rows(resources.files("evidence_gate").joinpath("settings.yaml").read_bytes(), "settings.yaml")
+ROWS = rows_of(shipped_table("evidence_gate", "settings.yaml"), "settings.yaml")
 
 ACTION_INPUTS = ("\ninputs:\n", "\noutputs:\n")  # action.yml's inputs lie between these
 USAGE_INPUTS = "| Input | Default | Description |\n| --- | --- | --- |\n"  # docs/usage.md's table starts so

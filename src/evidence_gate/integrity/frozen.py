@@ -24,9 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import load_json, schema_message
+from evidence_gate.documents import load_json, schema_errors, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.git import Git
 
@@ -115,7 +113,7 @@ def parse_record(data: bytes, source: str) -> FrozenRecord:
     if len(data) > MAX_RECORD_BYTES:
         raise UsageError(f"{source}: larger than {MAX_RECORD_BYTES:,} bytes; not a freeze record")
     document = load_json(data, source, UsageError)
-    errors = sorted(jsonschema.Draft202012Validator(_SCHEMA).iter_errors(document), key=lambda e: list(e.absolute_path))
+    errors = schema_errors(_SCHEMA, document)
     if errors:
         where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"
         raise UsageError(f"{source}: not a freeze record: {where}: {schema_message(errors[0])}")

@@ -9,10 +9,9 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
-from evidence_gate.documents import load_table
+from evidence_gate.documents import load_table, shipped_table
 from evidence_gate.errors import ConfigError
 from evidence_gate.integrity.configs import ConfigRules, load_rules
 from evidence_gate.model import FileKind
@@ -139,12 +138,14 @@ def _language(languages: tuple[tuple[str, tuple[str, ...]], ...], name: str) -> 
 
 @functools.cache
 def default_idioms() -> Idioms:
-    text = resources.files("evidence_gate.integrity").joinpath("idioms.yaml").read_bytes()
-    return load_idioms(text, "idioms.yaml")
+    return _idioms(shipped_table("evidence_gate.integrity", "idioms.yaml"), "idioms.yaml")
 
 
 def load_idioms(data: bytes, source: str) -> Idioms:
-    document = load_table(data, source, "evidence_gate.integrity", "idioms.schema.json")
+    return _idioms(load_table(data, source, "evidence_gate.integrity", "idioms.schema.json"), source)
+
+
+def _idioms(document: Any, source: str) -> Idioms:
     return Idioms(
         languages={language: tuple(globs) for language, globs in document["languages"].items()},
         tags=tuple(_tag(tag, source) for tag in document["tags"]),

@@ -24,9 +24,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import clipped, load_json, read_capped, schema_message
+from evidence_gate.documents import clipped, load_json, read_capped, schema_errors, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.ledger.catalog import CATALOG, Catalog, payload_type
 from evidence_gate.ledger.model import (
@@ -99,19 +97,19 @@ def _counts(counts: Counts) -> dict[str, int]:
 
 
 @functools.cache
-def _schema(version: int) -> jsonschema.Draft202012Validator:
+def _schema(version: int) -> dict[str, Any]:
     name = "ledger.schema.json" if version == LEDGER_VERSION else f"ledger.v{version}.schema.json"
-    text = resources.files("evidence_gate.schemas").joinpath(name).read_text(encoding="utf-8")
-    return jsonschema.Draft202012Validator(json.loads(text))
+    loaded: dict[str, Any] = json.loads(resources.files("evidence_gate.schemas").joinpath(name).read_text("utf-8"))
+    return loaded
 
 
 @functools.cache
-def _payload_schema(payload: type) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(payload))
+def _payload_schema(payload: type) -> dict[str, Any]:
+    return schema(payload)
 
 
-def _check(validator: jsonschema.Draft202012Validator, document: Any, source: str, at: str = "") -> None:
-    errors = sorted(validator.iter_errors(document), key=lambda error: list(error.absolute_path))
+def _check(checks: dict[str, Any], document: Any, source: str, at: str = "") -> None:
+    errors = schema_errors(checks, document)
     if errors:
         where = clipped("/".join([*([at] if at else []), *(str(part) for part in errors[0].absolute_path)]))
         raise UsageError(f"{source}: not a valid ledger: {where or '(top level)'}: {schema_message(errors[0])}")

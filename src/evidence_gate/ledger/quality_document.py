@@ -9,9 +9,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
-from evidence_gate.documents import load_json, read_capped, schema_message
+from evidence_gate.documents import load_json, read_capped, schema_errors, schema_message
 from evidence_gate.errors import UsageError
 from evidence_gate.ledger.quality_record import (
     Baseline,
@@ -164,7 +162,7 @@ def parse_baseline(data: bytes, shown: str) -> Baseline:
 def baseline_problem(document: object) -> str | None:
     """Why `document` is not a baseline file's JSON, or None when it is."""
     schema = json.loads(resources.files("evidence_gate.schemas").joinpath("baseline.schema.json").read_text("utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(document), key=lambda e: list(e.absolute_path))
+    errors = schema_errors(schema, document)
     if not errors:
         return None
     where = "/".join(str(part) for part in errors[0].absolute_path) or "(top level)"

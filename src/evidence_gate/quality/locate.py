@@ -10,10 +10,9 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-from evidence_gate.documents import load_table
+from evidence_gate.documents import load_table, shipped_table
 from evidence_gate.errors import ConfigError
 from evidence_gate.quality.diagnostics import is_warning
 
@@ -60,12 +59,14 @@ class LinePattern:
 
 @functools.cache
 def default_patterns() -> tuple[LinePattern, ...]:
-    text = resources.files("evidence_gate.quality").joinpath("locations.yaml").read_bytes()
-    return load_patterns(text, "locations.yaml")
+    return _patterns(shipped_table("evidence_gate.quality", "locations.yaml"), "locations.yaml")
 
 
 def load_patterns(data: bytes, source: str) -> tuple[LinePattern, ...]:
-    document: Any = load_table(data, source, "evidence_gate.quality", "locations.schema.json")
+    return _patterns(load_table(data, source, "evidence_gate.quality", "locations.schema.json"), source)
+
+
+def _patterns(document: Any, source: str) -> tuple[LinePattern, ...]:
     return tuple(_pattern(item, f"{source}: patterns/{n}") for n, item in enumerate(document["patterns"]))
 
 

@@ -9,10 +9,9 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-from evidence_gate.documents import load_table
+from evidence_gate.documents import load_table, shipped_table
 from evidence_gate.errors import ConfigError
 
 
@@ -28,12 +27,14 @@ class Recogniser:
 
 @functools.cache
 def default_recognisers() -> tuple[Recogniser, ...]:
-    text = resources.files("evidence_gate.quality").joinpath("recognisers.yaml").read_bytes()
-    return load_recognisers(text, "recognisers.yaml")
+    return _recognisers(shipped_table("evidence_gate.quality", "recognisers.yaml"), "recognisers.yaml")
 
 
 def load_recognisers(data: bytes, source: str) -> tuple[Recogniser, ...]:
-    document: Any = load_table(data, source, "evidence_gate.quality", "recognisers.schema.json")
+    return _recognisers(load_table(data, source, "evidence_gate.quality", "recognisers.schema.json"), source)
+
+
+def _recognisers(document: Any, source: str) -> tuple[Recogniser, ...]:
     return tuple(_recogniser(item, f"{source}: tools/{n}") for n, item in enumerate(document["tools"]))
 
 

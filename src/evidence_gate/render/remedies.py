@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-from evidence_gate.documents import load_table
+from evidence_gate.documents import load_table, shipped_table
 from evidence_gate.ledger.model import GateVerdict
 
 
@@ -43,12 +42,14 @@ class Remedies:
 
 @functools.cache
 def default_remedies() -> Remedies:
-    text = resources.files("evidence_gate.render").joinpath("remedies.yaml").read_bytes()
-    return load_remedies(text, "remedies.yaml")
+    return _remedies(shipped_table("evidence_gate.render", "remedies.yaml"), "remedies.yaml")
 
 
 def load_remedies(data: bytes, source: str) -> Remedies:
-    document: Any = load_table(data, source, "evidence_gate.render", "remedies.schema.json")
+    return _remedies(load_table(data, source, "evidence_gate.render", "remedies.schema.json"), source)
+
+
+def _remedies(document: Any, source: str) -> Remedies:
     return Remedies(
         default=dict(document["default"]),
         gates={key: dict(value) for key, value in document["gates"].items()},

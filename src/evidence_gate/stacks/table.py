@@ -16,10 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pathspec
 
-from evidence_gate.documents import table_yaml
+from evidence_gate.documents import schema_errors, shipped_table, table_yaml
 from evidence_gate.errors import ConfigError, UsageError
 from evidence_gate.stacks.commands import CommandTemplate, ScriptCommand, parse_template
 from evidence_gate.stacks.rules import GLOB_CHARS, AllRule, AnyRule, FileRule, JsonKeys, JsonValue, NotRule, Rule
@@ -125,7 +124,7 @@ def _resource(name: str) -> str:
 @cache
 def default_table() -> AdapterTable:
     """The table shipped with the package."""
-    return load_table_text(_resource("adapters.yaml"), "adapters.yaml")
+    return _compile(shipped_table("evidence_gate.stacks", "adapters.yaml"), "adapters.yaml")
 
 
 def load_table(path: Path) -> AdapterTable:
@@ -138,9 +137,7 @@ def load_table(path: Path) -> AdapterTable:
 
 def load_table_text(text: str, source: str) -> AdapterTable:
     document = table_yaml(text, source)
-    schema = json.loads(_resource("adapters.schema.json"))
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(document), key=lambda error: list(error.absolute_path))
+    errors = schema_errors(json.loads(_resource("adapters.schema.json")), document)
     if errors:
         first = errors[0]
         raise ConfigError(f"{source}: {_where(document, list(first.absolute_path))}: {first.message}")

@@ -11,10 +11,9 @@ import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
-from evidence_gate.documents import load_table
+from evidence_gate.documents import shipped_table
 from evidence_gate.errors import ConfigError
 from evidence_gate.markers import MarkerKind, MarkerSet, scan_log
 from evidence_gate.model import Counts
@@ -213,8 +212,7 @@ def runtime_errors() -> Mapping[str, RuntimeErrors]:
 @functools.cache
 def _table() -> tuple[re.Pattern[str], Mapping[str, RuntimeErrors]]:
     source = "runtime_errors.yaml"
-    data = resources.files("evidence_gate.strength").joinpath(source).read_bytes()
-    document = load_table(data, source, "evidence_gate.strength", "runtime_errors.schema.json")
+    document = shipped_table("evidence_gate.strength", source)
     try:
         fallback = re.compile(document["fallback"])
         thresholds = tuple(re.compile(pattern) for pattern in document.get("coverage_threshold", ()))
