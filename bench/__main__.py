@@ -29,6 +29,10 @@ BENCHMARKS: dict[str, tuple[str, Callable[[bool], list[Row]]]] = {
     "junit": ("summary on a 1 GB JUnit report against lxml's iterparse", summary_bench.junit_rows),
     "console": ("summary on a pytest -v and a go test -v log against a line read", summary_bench.console_rows),
     "coverage": ("the coverage reader on a 200 MB Cobertura report against iterparse", coverage_bench.rows),
+    "diff-cover": (
+        "`evidence-gate coverage` on a 5 MB Cobertura report against diff-cover",
+        coverage_bench.vs_diff_cover,
+    ),
     "detect": ("stack detection on a 100,000-file tree against os.walk", detect_bench.rows),
     "inventory": ("the gate-edit inventory of a 10,000-file diff against git diff", inventory_bench.rows),
     "strength": ("test strength's overhead over its own test runs, and --jobs 2", strength_bench.rows),
