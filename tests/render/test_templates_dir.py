@@ -42,6 +42,17 @@ def test_a_template_of_the_same_name_replaces_ours_and_the_rest_stay(tmp_path: P
     assert render_job_summary(subject, directory) == render_job_summary(subject)
 
 
+def test_templates_compiled_once_a_process_never_stand_for_a_users_template_or_its_edit(tmp_path: Path) -> None:
+    """Compiled templates are kept for the process (environment.py: `_CompiledTemplates`): ours, once
+    compiled, do not stand for a user's template of the same name, nor a user's for its own edit."""
+    ours = render_comment(ledger())
+    directory = templates(tmp_path, comment__md__j2="{{ comment_marker }}\nfirst {{ check_name | md }}")
+    assert render_comment(ledger(), directory).splitlines()[1] == "first Evidence Gate"
+    (directory / "comment.md.j2").write_text("{{ comment_marker }}\nsecond {{ check_name | md }}", encoding="utf-8")
+    assert render_comment(ledger(), directory).splitlines()[1] == "second Evidence Gate"
+    assert render_comment(ledger()) == ours
+
+
 def test_a_comment_without_the_marker_is_refused(tmp_path: Path) -> None:
     directory = templates(tmp_path, comment__md__j2="Verdict: {{ verdict }}\n")
     with pytest.raises(MissingCommentMarker, match=r"keep \{\{ comment_marker \}\} in the template") as raised:

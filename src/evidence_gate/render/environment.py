@@ -255,6 +255,27 @@ class BoundedSandbox(SandboxedEnvironment):
 _MACHINERY = (Context, EvalContext, jinja2.Environment)
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """The templates compiled so far in this process. Each rendering makes an environment of its own,
+    and compiling the templates again for each took most of a comment's rendering time: a template's
+    code is kept under its name and reused only while its source's checksum is the same (Jinja checks
+    it), so a user's template of the same name as ours is compiled for itself."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED = _CompiledTemplates()
+
+
 def _environment(templates_dir: Path | None) -> BoundedSandbox:
     package = jinja2.FunctionLoader(_package_template)
     if templates_dir is not None and not templates_dir.is_dir():
@@ -269,6 +290,7 @@ def _environment(templates_dir: Path | None) -> BoundedSandbox:
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=_finalize,
+        bytecode_cache=_COMPILED,
     )
     environment.filters.update(md=escape_markdown, html=escape_html, fence=code_block, mermaid=mermaid_label)
     environment.bound_filters()
