@@ -47,8 +47,9 @@ def test_a_chain_of_thirty_calls_with_no_string_after_it_is_read_at_once() -> No
 
 
 def test_twice_the_links_take_about_twice_the_time() -> None:
-    """The ratio of the best of five timings, 4,000 links against 2,000, in one process: linear is 2,
-    quadratic 4, and the nested pattern never finished either."""
+    """The ratio of the best of five timings, 8,000 links against 2,000, in one process: linear is 4,
+    quadratic 16 (four times the length, so a loaded machine's noise cannot blur the two), and the
+    nested pattern never finished either."""
     ratio = in_child(
         """
         import time
@@ -63,10 +64,10 @@ def test_twice_the_links_take_about_twice_the_time() -> None:
                 definitions([line], "javascript", idioms)
                 times.append(time.process_time() - started)
             return min(times)
-        print(best(4_000) / best(2_000))
+        print(best(8_000) / best(2_000))
         """
     )
-    assert float(ratio) < 3, ratio
+    assert float(ratio) < 8, ratio
 
 
 # (the idiom, by a piece of its text; what the line starts with; what repeats in it)
@@ -81,8 +82,8 @@ HARD_LINES = [
 
 @pytest.mark.parametrize(("idiom", "start", "piece"), HARD_LINES, ids=[line[0] for line in HARD_LINES])
 def test_a_line_of_one_piece_repeated_takes_time_linear_in_its_length(idiom: str, start: str, piece: str) -> None:
-    """The best of five timings of each idiom naming `idiom` on 32,000 repeats against 16,000: linear
-    is 2, quadratic 4."""
+    """The best of five timings of each idiom naming `idiom` on 64,000 repeats against 16,000: linear
+    is 4, quadratic 16 (four times the length, so a loaded machine's noise cannot blur the two)."""
     ratio = in_child(
         f"""
         import time
@@ -104,10 +105,10 @@ def test_a_line_of_one_piece_repeated_takes_time_linear_in_its_length(idiom: str
                     list(pattern.finditer(line))
                 times.append(time.process_time() - started)
             return min(times)
-        print(best(32_000) / best(16_000))
+        print(best(64_000) / best(16_000))
         """
     )
-    assert float(ratio) < 3, ratio
+    assert float(ratio) < 8, ratio
 
 
 @pytest.mark.parametrize(
