@@ -94,8 +94,11 @@ def test_rust_integration_targets_and_module_tests_are_judged(repo: Repo, cli: C
     }
 
 
-GO_HANGS = GO_TEST.format(package="shop", name="TestWaits", check="false").replace(
-    "\tif false {", "\tfor Total([]int{10}) != 12 {\n\t}\n\tif false {"
+# Each hanging test waits between its checks, so the timeout it runs into costs no CPU.
+GO_HANGS = (
+    GO_TEST.format(package="shop", name="TestWaits", check="false")
+    .replace('import "testing"', 'import (\n\t"testing"\n\t"time"\n)')
+    .replace("\tif false {", "\tfor Total([]int{10}) != 12 {\n\t\ttime.Sleep(10 * time.Millisecond)\n\t}\n\tif false {")
 )
 
 
@@ -133,7 +136,10 @@ def test_rust_failing_empty_and_hanging_tests_are_not_run(repo: Repo, cli: Calla
             "src/cart.rs": RUST_TAXED,
             "tests/broken.rs": "#[test]\nfn wrong() {\n    assert_eq!(shop::cart::total(&[10]), 99);\n}\n",
             "tests/empty.rs": "pub fn helper() -> u32 {\n    1\n}\n",
-            "tests/hangs.rs": "#[test]\nfn waits() {\n    while shop::cart::total(&[10]) != 12 {}\n}\n",
+            "tests/hangs.rs": (
+                "#[test]\nfn waits() {\n    while shop::cart::total(&[10]) != 12 {\n"
+                "        std::thread::sleep(std::time::Duration::from_millis(10));\n    }\n}\n"
+            ),
         },
     )
     code, document = strength(cli, repo, base, "--timeout-ms", "30000")

@@ -109,7 +109,12 @@ def test_node_failing_empty_hanging_and_tests_only_changes_are_not_run(
     repo: Repo, cli: Callable[..., CliResult]
 ) -> None:
     base = repo.commit("base", {"package.json": PACKAGE, "cart.js": CART})
-    hangs = "const { total } = require('../cart.js');\ntest('waits', () => {\n  while (total([10]) !== 12) {}\n});\n"
+    # waits between its checks without leaving the test (jest's own timeout would end an async wait),
+    # so the timeout it runs into costs no CPU
+    hangs = (
+        "const { total } = require('../cart.js');\ntest('waits', () => {\n  while (total([10]) !== 12) {\n"
+        "    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);\n  }\n});\n"
+    )
     repo.commit(
         "head",
         {
