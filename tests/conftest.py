@@ -39,6 +39,15 @@ def pytest_configure(config: pytest.Config) -> None:
         config.add_cleanup(lambda: shutil.rmtree(private, ignore_errors=True))
 
 
+@pytest.fixture(scope="session")
+def go_build_cache() -> Path:
+    """The machine's own Go build cache (`go env GOCACHE`), as a developer's builds share it and the
+    rest of the suite's Go runs use it (Go's cache is safe for processes side by side): each test still
+    runs its own `go build` or `go test`; the standard library is not compiled again for each."""
+    found = subprocess.run(["go", "env", "GOCACHE"], capture_output=True, text=True, check=True, timeout=60)
+    return Path(found.stdout.strip())
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A test whose `needs` mark names a missing tool is skipped, or fails in CI, before its fixtures run."""

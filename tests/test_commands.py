@@ -20,9 +20,6 @@ from tests.tools import needs_tools
 
 from .conftest import CliResult, write_tree
 
-# Its tests share a module-scoped run: in a parallel run they go to one worker (`--dist=loadgroup`).
-pytestmark = pytest.mark.xdist_group("test_commands")
-
 HOSTILE = {
     "double quote": 'Test"; rm -rf ~; echo "',
     "single quote": "it's",
@@ -178,13 +175,6 @@ def build_claim(
     return cli("evidence", "--claim", "build", "--stack", stack, log)
 
 
-@pytest.fixture(scope="module")
-def go_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One Go build cache for the module's go builds, as a developer's machine keeps one: each test
-    still runs its own `go build`; the standard library is compiled once instead of once a test."""
-    return tmp_path_factory.mktemp("go-cache")
-
-
 def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str, cache: Path) -> CliResult:
     files = {"go.mod": "module example.com/hello\n\ngo 1.19\n", "main.go": main_go}
     return build_claim(tmp_path, cli, "go", files, {"GOCACHE": str(cache)})
@@ -192,18 +182,18 @@ def go_build_claim(tmp_path: Path, cli: Callable[..., CliResult], main_go: str, 
 
 @needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_a_silent_green_go_build_passes_the_build_claim(
-    tmp_path: Path, cli: Callable[..., CliResult], go_cache: Path
+    tmp_path: Path, cli: Callable[..., CliResult], go_build_cache: Path
 ) -> None:
-    result = go_build_claim(tmp_path, cli, GO_MAIN, go_cache)
+    result = go_build_claim(tmp_path, cli, GO_MAIN, go_build_cache)
     assert result.code == 0, result.out
     assert "the build command exited 0 (exit marker)" in result.out
 
 
 @needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_a_failing_go_build_fails_the_build_claim(
-    tmp_path: Path, cli: Callable[..., CliResult], go_cache: Path
+    tmp_path: Path, cli: Callable[..., CliResult], go_build_cache: Path
 ) -> None:
-    result = go_build_claim(tmp_path, cli, GO_MAIN.replace("fmt.Println", "fmt.Printn"), go_cache)
+    result = go_build_claim(tmp_path, cli, GO_MAIN.replace("fmt.Println", "fmt.Printn"), go_build_cache)
     assert result.code == 1, result.out
     # go build exits 2 on a compile error up to Go 1.25 and 1 from then on: non-zero either way
     assert re.search(r"exit code [1-9]\d* read from the log", result.out), result.out

@@ -241,7 +241,7 @@ def test_c8_lcov_written_inside_a_sub_project_equals_diff_cover(cli: Callable[..
 
 @needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_go_coverprofile_maps_through_the_module_path(
-    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
+    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path, go_build_cache: Path
 ) -> None:
     module = "services/shop/"
     base = repo.commit(
@@ -258,7 +258,7 @@ def test_go_coverprofile_maps_through_the_module_path(
     )
     env = {
         "GOPATH": str(tmp_path / "gopath"),
-        "GOCACHE": str(tmp_path / "gocache"),
+        "GOCACHE": str(go_build_cache),
         "GOFLAGS": "-mod=mod",
         "GOPROXY": "off",
         "GOSUMDB": "off",

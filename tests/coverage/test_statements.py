@@ -399,7 +399,7 @@ func TestDiscount(t *testing.T) {
 
 @needs_tools("go", hint="Go is installed by scripts/test.sh as root")
 def test_a_go_coverprofiles_blocks_already_span_a_conditions_continuation_lines(
-    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path
+    cli: Callable[..., CliResult], repo: Repo, tmp_path: Path, go_build_cache: Path
 ) -> None:
     files = {"go.mod": "module example.com/shop\n\ngo 1.19\n", "cart/cart.go": GO_CART, "cart/cart_test.go": GO_TEST}
     base = repo.commit("base", files)
@@ -408,7 +408,7 @@ def test_a_go_coverprofiles_blocks_already_span_a_conditions_continuation_lines(
     env = {
         **os.environ,
         "GOPATH": str(tmp_path / "gopath"),
-        "GOCACHE": str(tmp_path / "gocache"),
+        "GOCACHE": str(go_build_cache),
         "GOFLAGS": "-mod=mod",
         "GOPROXY": "off",
         "GOSUMDB": "off",
