@@ -170,10 +170,10 @@ def shipped_table(package: str, name: str) -> Any:
 
 
 def load_table(data: bytes, source: str, package: str, schema: str) -> Any:
-    """One of the project's YAML tables, checked by the JSON Schema `schema` of `package`: a bad
-    edit is a ConfigError naming the table and the place in it. The tables ship with the package, so
-    they are read with libyaml's safe loader, without the bounds a document someone else wrote gets
-    (`load_yaml`)."""
+    """One of the project's YAML tables given as data (an edit of a shipped one), checked by the JSON
+    Schema `schema` of `package`: a bad edit is a ConfigError naming the table and the place in it.
+    Read with libyaml's safe loader, without the bounds a document someone else wrote gets
+    (`load_yaml`): these are the project's own tables."""
     document = table_yaml(data, source)
     errors = schema_errors(json.loads(resources.files(package).joinpath(schema).read_text("utf-8")), document)
     if errors:

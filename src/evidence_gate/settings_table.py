@@ -52,12 +52,11 @@ _RULES: dict[str, dict[str, Any]] = {
 
 
 def load_rows(data: bytes, source: str) -> tuple[Row, ...]:
-    """The settings table, checked by settings.schema.json: a bad edit fails at import, naming the row."""
-    return rows_of(load_table(data, source, "evidence_gate", "settings.schema.json"), source)
+    """A settings table given as data, checked by settings.schema.json: a bad edit is an error naming the row."""
+    return _rows(load_table(data, source, "evidence_gate", "settings.schema.json"), source)
 
 
-def rows_of(document: Any, source: str) -> tuple[Row, ...]:
-    """The rows of the settings table's document."""
+def _rows(document: Any, source: str) -> tuple[Row, ...]:
     keys = [entry["key"] for entry in document["settings"]]
     if len(set(keys)) != len(keys):
         raise ConfigError(f"{source}: a key is in more than one row: {sorted({k for k in keys if keys.count(k) > 1})}")
@@ -80,7 +79,7 @@ def rows_of(document: Any, source: str) -> tuple[Row, ...]:
     )
 
 
-ROWS = rows_of(shipped_table("evidence_gate", "settings.yaml"), "settings.yaml")
+ROWS = _rows(shipped_table("evidence_gate", "settings.yaml"), "settings.yaml")
 
 ACTION_INPUTS = ("\ninputs:\n", "\noutputs:\n")  # action.yml's inputs lie between these
 USAGE_INPUTS = "| Input | Default | Description |\n| --- | --- | --- |\n"  # docs/usage.md's table starts so
