@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,6 +21,9 @@ from evidence_gate.summary.base import WHITESPACE, LineParser, Reading
 from evidence_gate.summary.encoding import detect_encoding, text_reader
 from evidence_gate.summary.line_scan import BLOCK_BYTES, MAX_LINE_CHARS, feed_every_line, feed_log
 from evidence_gate.summary.registry import LINE_PARSERS, line_parser
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer  # the buffer type BytesIO.readinto takes, in the stubs only
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "stack-logs"
 LOGS = sorted(path for path in FIXTURES.rglob("*.log") if path.is_file())
@@ -84,6 +88,25 @@ def test_a_log_of_many_blocks_reads_alike() -> None:
     assert len(data) > 2 * BLOCK_BYTES
     assert_same(data)
     assert_same(data + b"=== 1 failed, 2 passed in 0.01s ===")  # a last line without its newline
+
+
+class _Trickle(io.BytesIO):
+    """A file that hands over at most a few thousand bytes a read, as a pipe or a slow disk may."""
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        with memoryview(buffer) as room:
+            return super().readinto(room[:4_099])
+
+
+def test_a_file_that_hands_over_a_few_bytes_at_a_time_reads_alike() -> None:
+    """The scan's one buffer holds a line's start until its end comes, however the reads fall."""
+    pytest_log = (FIXTURES / "pytest" / "failure.log").read_bytes()
+    filler = b"".join(b"tests/test_pad.py::test_pad[%d] PASSED [ 50%%]\n" % n for n in range(30_000))
+    long_line = b"x" * (MAX_LINE_CHARS - 1) + b"=== 1 failed in 0.01s ===\n"
+    for data in (pytest_log + filler + pytest_log, pytest_log + long_line + pytest_log):
+        parsers: list[LineParser] = [line_parser(name) for name in LINE_PARSERS]
+        feed_log(_Trickle(data), detect_encoding(data[:65536]), parsers)
+        assert [parser.finish() for parser in parsers] == readings(data, scan=False)
 
 
 def test_redraws_and_over_long_lines_are_read_the_reference_way() -> None:

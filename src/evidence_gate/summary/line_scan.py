@@ -187,8 +187,8 @@ class LineScan:
         self._followers = [parser for parser in parsers if parser.wants_every_line]
 
     def feed_block(self, text: str) -> None:
-        """Whole lines, each ending with a newline, without carriage returns or colours."""
-        text = "\n" + text  # every line start follows a newline
+        """A newline (every line start follows one), then whole lines, each ending with a newline,
+        without carriage returns or colours."""
         if self._flags:
             self._flag(text)
         for tally in self._tallies.values():
@@ -321,33 +321,46 @@ def feed_log(handle: BinaryIO, encoding: str, parsers: Sequence[LineParser]) -> 
     scan = LineScan(parsers)
     offset = len(_BOM) if handle.read(len(_BOM)) == _BOM else 0
     handle.seek(offset)
-    carry = b""
+    # One buffer for the whole read, never a fresh one a block (a fresh megabyte a block cost a page
+    # fault every 4 KiB): a newline, then what is held of the file. Each block is decoded from it with
+    # the newline before its first line, which the scan wants (every line start follows a newline).
+    buffer = bytearray(1 + MAX_LINE_CHARS + BLOCK_BYTES)
+    buffer[0] = ord("\n")
+    view = memoryview(buffer)
+    held = 0  # bytes after the newline: the start of a line the last block did not end
     while True:
-        data = handle.read(BLOCK_BYTES)
-        buffer = carry + data if carry else data
-        first_end = buffer.find(b"\n")
-        if (first_end if first_end != -1 else len(buffer)) >= MAX_LINE_CHARS:
+        room = view[1 + held : 1 + held + BLOCK_BYTES]
+        got = handle.readinto(room)  # type: ignore[attr-defined]  # a file's or a BytesIO: typeshed's BinaryIO omits it
+        room.release()
+        end = 1 + held + (got or 0)
+        first_end = buffer.find(b"\n", 1, end)
+        if (first_end if first_end != -1 else end) - 1 >= MAX_LINE_CHARS:
+            view.release()
             handle.seek(offset)  # a line the reference reading cuts into pieces: from here on, its way
             feed_every_line(text_reader(handle, UTF8), parsers)
             return
-        if not data:
-            if buffer:
-                _feed_clean(scan, buffer + b"\n")  # the last line, without its newline
+        if not got:
+            if held:
+                _feed_clean(scan, bytes(view[:end]) + b"\n")  # the last line, without its newline
             return
-        cut = buffer.rfind(b"\n") + 1
+        cut = buffer.rfind(b"\n", 1, end) + 1
         if cut:
-            _feed_clean(scan, buffer[:cut])
-        offset += cut
-        carry = buffer[cut:]
+            _feed_clean(scan, view[:cut])
+            offset += cut - 1
+            held = end - cut
+            buffer[1 : 1 + held] = bytes(view[cut:end])  # a copy: the two may overlap
+        else:
+            held = end - 1
 
 
-def _feed_clean(scan: LineScan, block: bytes) -> None:
-    """One block of whole lines: decoded, line endings made plain, colours removed, redraws the reference way."""
-    text = block.decode(UTF8, "replace")
+def _feed_clean(scan: LineScan, block: bytes | memoryview) -> None:
+    """A newline, then one block of whole lines: decoded, line endings made plain, colours removed,
+    redraws the reference way."""
+    text = str(block, UTF8, "replace")
     if "\r" in text:
         plain = text.replace("\r\n", "\n")
         if "\r" in plain:
-            scan.feed_lines(text)
+            scan.feed_lines(text[1:])
             return
         text = plain
     if "\x1b" in text:
