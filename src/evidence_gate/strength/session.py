@@ -6,6 +6,10 @@ Worktrees are made once per job, not per test: a job runs all its files at the h
 production files once (a file that holds its own tests: its production lines alone, partial.py),
 runs the ones that passed, and resets to the head for the reruns. `jobs`
 worktrees run side by side. Each file's verdict is reported as soon as it is final.
+
+Where the job's own reports of this head show a file's cases passing (`Options.reported`), its first
+head run is left out: the base run comes first, and the head is run alone after it where the verdict
+needs it (red, still-green), so each verdict still rests on the file's own runs.
 """
 
 from __future__ import annotations
